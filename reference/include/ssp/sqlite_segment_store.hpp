@@ -1,0 +1,23 @@
+// SQLite segment store over the exact upstream 0.22 tables, so a database file
+// written by the upstream TypeScript server opens unchanged.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "ssp/segment_store.hpp"
+#include "ssp/segment_store_options.hpp"
+
+namespace ssp {
+
+// Opens (creating if needed) the store in the SQLite file at `path` on its own
+// connection (WAL, synchronous=NORMAL: segments are cache entries, SPEC §5.1).
+// Opening upgrades a 0.21 database in place: the side tables, the log_epoch
+// guard and the scope backfill, each idempotent. With options.read_only the
+// file is opened read-only and the upgrade is emulated in temporary objects.
+// Thread-safe (one connection behind a mutex); use one store per thread for
+// parallelism. Throws StorageError when the file cannot be opened.
+std::unique_ptr<SegmentStore> open_sqlite_segment_store(const std::string& path,
+                                                        SegmentStoreOptions options = {});
+
+}  // namespace ssp

@@ -1,0 +1,149 @@
+#include "sqlite_connection.hpp"
+
+#include "ssp/errors.hpp"
+
+namespace ssp::sqlite {
+namespace {
+
+[[noreturn]] void fail(sqlite3* db, std::string_view what) {
+  throw StorageError("SQLite: " + std::string(what) + ": " +
+                     (db ? sqlite3_errmsg(db) : "out of memory"));
+}
+
+}  // namespace
+
+Connection::Connection(const std::string& path, bool read_only, std::int64_t busy_timeout_ms) {
+  const int flags = read_only ? SQLITE_OPEN_READONLY
+                              : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+    const std::string message = "cannot open " + path;
+    try {
+      fail(db_, message);
+    } catch (...) {
+      sqlite3_close(db_);
+      throw;
+    }
+  }
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout_ms));
+}
+
+Connection::~Connection() { sqlite3_close_v2(db_); }
+
+void Connection::exec(const std::string& sql) {
+  char* error = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+    const std::string message = error ? error : sqlite3_errmsg(db_);
+    sqlite3_free(error);
+    throw StorageError("SQLite: " + message + " in: " + sql.substr(0, 120));
+  }
+}
+
+Statement Connection::prepare(std::string_view sql) { return Statement(*this, sql); }
+
+Statement::Statement(Connection& connection, std::string_view sql) : db_(connection.handle()) {
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
+      SQLITE_OK) {
+    fail(db_, "prepare " + std::string(sql.substr(0, 120)));
+  }
+  const int count = sqlite3_column_count(stmt_);
+  for (int i = 0; i < count; ++i) columns_.emplace(sqlite3_column_name(stmt_, i), i);
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement::Statement(Statement&& other) noexcept
+    : db_(other.db_), stmt_(other.stmt_), columns_(std::move(other.columns_)) {
+  other.stmt_ = nullptr;
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+  if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) fail(db_, "bind");
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view text) {
+  if (sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
+                        SQLITE_TRANSIENT) != SQLITE_OK) {
+    fail(db_, "bind");
+  }
+  return *this;
+}
+
+Statement& Statement::bind(int index, const std::optional<std::string>& text) {
+  if (text) return bind(index, std::string_view(*text));
+  if (sqlite3_bind_null(stmt_, index) != SQLITE_OK) fail(db_, "bind");
+  return *this;
+}
+
+Statement& Statement::bind_blob(int index, std::span<const std::uint8_t> blob) {
+  // A zero-length blob with a null pointer would bind NULL; keep it a blob.
+  static const std::uint8_t kEmpty = 0;
+  const void* data = blob.empty() ? &kEmpty : blob.data();
+  if (sqlite3_bind_blob64(stmt_, index, data, blob.size(), SQLITE_TRANSIENT) != SQLITE_OK) {
+    fail(db_, "bind");
+  }
+  return *this;
+}
+
+bool Statement::step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  fail(db_, "step");
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+}
+
+void Statement::reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+int Statement::index_of(std::string_view column) const {
+  const auto found = columns_.find(column);
+  if (found == columns_.end()) {
+    throw StorageError("SQLite: result has no column " + std::string(column));
+  }
+  return found->second;
+}
+
+std::int64_t Statement::integer(std::string_view column) const {
+  return sqlite3_column_int64(stmt_, index_of(column));
+}
+
+std::string Statement::text(std::string_view column) const {
+  const int i = index_of(column);
+  const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, i));
+  return data ? std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)))
+              : std::string();
+}
+
+std::optional<std::string> Statement::nullable_text(std::string_view column) const {
+  if (sqlite3_column_type(stmt_, index_of(column)) == SQLITE_NULL) return std::nullopt;
+  return text(column);
+}
+
+std::span<const std::uint8_t> Statement::blob(std::string_view column) const {
+  const int i = index_of(column);
+  const auto* data = static_cast<const std::uint8_t*>(sqlite3_column_blob(stmt_, i));
+  return {data, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i))};
+}
+
+Transaction::Transaction(Connection& connection, Kind kind) : connection_(connection) {
+  connection_.exec(kind == Kind::write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
+}
+
+Transaction::~Transaction() {
+  if (open_) sqlite3_exec(connection_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Transaction::commit() {
+  connection_.exec("COMMIT");
+  open_ = false;
+}
+
+}  // namespace ssp::sqlite

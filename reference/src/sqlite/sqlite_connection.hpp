@@ -1,0 +1,89 @@
+// A thin RAII wrapper over libsqlite3: one connection, prepared statements
+// whose result columns are read by name, and a scoped transaction. Every
+// failure throws ssp::StorageError with SQLite's message.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ssp::sqlite {
+
+class Statement;
+
+class Connection {
+ public:
+  // Opens `path` read-write (creating it) or read-only. busy_timeout_ms bounds
+  // how long a statement waits for another connection's lock.
+  Connection(const std::string& path, bool read_only, std::int64_t busy_timeout_ms);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Runs one or more statements without results.
+  void exec(const std::string& sql);
+  Statement prepare(std::string_view sql);
+  sqlite3* handle() const { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+class Statement {
+ public:
+  Statement(Connection& connection, std::string_view sql);
+  ~Statement();
+  Statement(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  // Binding is 1-based, as in SQLite. Returns *this for chaining.
+  Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, std::string_view text);
+  Statement& bind(int index, const std::optional<std::string>& text);
+  Statement& bind_blob(int index, std::span<const std::uint8_t> blob);
+
+  // Steps once: true when a row is available, false when done.
+  bool step();
+  // Steps to completion (for statements without results).
+  void run();
+  // Clears bindings and rewinds, so the statement can run again.
+  void reset();
+
+  // Columns of the current row, by result-column name. Throws StorageError
+  // when the statement has no such column.
+  std::int64_t integer(std::string_view column) const;
+  std::string text(std::string_view column) const;
+  std::optional<std::string> nullable_text(std::string_view column) const;
+  std::span<const std::uint8_t> blob(std::string_view column) const;
+
+ private:
+  int index_of(std::string_view column) const;
+
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  std::map<std::string, int, std::less<>> columns_;
+};
+
+// BEGIN (IMMEDIATE for writes, DEFERRED for consistent multi-statement reads)
+// on construction; ROLLBACK on destruction unless commit() was called.
+class Transaction {
+ public:
+  enum class Kind { read, write };
+  Transaction(Connection& connection, Kind kind);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit();
+
+ private:
+  Connection& connection_;
+  bool open_ = true;
+};
+
+}  // namespace ssp::sqlite

@@ -1,0 +1,232 @@
+#include "ssp/sqlite_segment_store.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <set>
+
+#include "../sql/segment_columns.hpp"
+#include "sqlite_connection.hpp"
+#include "sqlite_segment_schema.hpp"
+#include "ssp/errors.hpp"
+#include "ssp/publication_key.hpp"
+#include "ssp/publication_selection.hpp"
+#include "ssp/segment_id.hpp"
+#include "ssp/segment_put.hpp"
+#include "ssp/stored_record.hpp"
+
+namespace ssp {
+namespace {
+
+using sqlite::Connection;
+using sqlite::Statement;
+using sqlite::Transaction;
+
+constexpr const char* kStoreName = "SqliteSegmentStore";
+
+// Publications by find key, live, with a null cursor (index lookup, D8).
+constexpr const char* kFindPublished =
+    "SELECT DISTINCT segment_id FROM sync_segment_publications "
+    "WHERE partition = ? AND log_epoch = ? AND tbl = ? AND scope_digest = ? "
+    "AND schema_version = ? AND as_of_commit_seq = ? AND row_cursor IS NULL "
+    "AND expires_at_ms > ?";
+
+// Legacy rows (no publication rows) whose top-level context matches and that
+// list the digest (DECISION D7: only legacy rows, every candidate validated).
+constexpr const char* kFindLegacy =
+    "SELECT DISTINCT s.segment_id AS segment_id FROM sync_segments s "
+    "JOIN sync_segment_scopes sc ON sc.segment_id = s.segment_id "
+    "WHERE s.partition = ? AND s.log_epoch = ? AND s.tbl = ? AND sc.scope_digest = ? "
+    "AND s.schema_version = ? AND s.as_of_commit_seq = ? AND s.row_cursor IS NULL "
+    "AND s.expires_at_ms > ? "
+    "AND NOT EXISTS (SELECT 1 FROM sync_segment_publications p WHERE p.segment_id = s.segment_id)";
+
+class SqliteSegmentStore final : public SegmentStore {
+ public:
+  SqliteSegmentStore(const std::string& path, SegmentStoreOptions options)
+      : options_(validated(std::move(options))),
+        connection_(path, options_.read_only, options_.lock_wait_ms) {
+    if (options_.read_only) {
+      sqlite::emulate_segment_upgrade(connection_);
+    } else {
+      connection_.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+      sqlite::upgrade_segment_tables(connection_);
+    }
+  }
+
+  SegmentRecord put(const SegmentMetadata& metadata, std::span<const std::uint8_t> bytes,
+                    std::int64_t now_ms) override {
+    validate_put(metadata, now_ms);
+    if (options_.read_only) throw ReadOnlyStore(std::string(kStoreName) + ": opened read-only");
+    const std::string id = options_.hasher(bytes);
+    std::lock_guard lock(mutex_);
+    hook(PutHookPoint::before_begin);
+    Transaction transaction(connection_, Transaction::Kind::write);
+    const std::optional<SegmentRecord> existing = read_record(id);
+    const bool bytes_equal = existing && stored_bytes_equal(id, bytes);
+    hook(PutHookPoint::after_read);
+    SegmentRecord record = decide_put(existing, bytes_equal, kStoreName, metadata, id,
+                                      static_cast<std::int64_t>(bytes.size()), now_ms,
+                                      options_.ttl_ms);
+    write_record(record, existing ? std::span<const std::uint8_t>() : bytes, existing.has_value());
+    hook(PutHookPoint::before_commit);
+    transaction.commit();
+    return record;
+  }
+
+  std::optional<StoredSegment> get(const std::string& segment_id) override {
+    if (!is_well_formed_segment_id(segment_id)) return std::nullopt;
+    std::lock_guard lock(mutex_);
+    Transaction snapshot(connection_, Transaction::Kind::read);  // D11
+    std::optional<SegmentRecord> record = read_record(segment_id);
+    if (!record) return std::nullopt;
+    Statement query = connection_.prepare("SELECT bytes FROM sync_segments WHERE segment_id = ?");
+    query.bind(1, std::string_view(segment_id));
+    if (!query.step()) return std::nullopt;
+    const auto blob = query.blob("bytes");
+    return StoredSegment{std::move(*record), Bytes(blob.begin(), blob.end())};
+  }
+
+  std::optional<SegmentRecord> find(const SegmentFindKey& key, std::int64_t now_ms) override {
+    std::lock_guard lock(mutex_);
+    Transaction snapshot(connection_, Transaction::Kind::read);  // D11
+    std::set<std::string> ids;
+    for (const char* sql : {kFindPublished, kFindLegacy}) {
+      Statement query = connection_.prepare(sql);
+      query.bind(1, std::string_view(key.partition))
+          .bind(2, std::string_view(key.log_epoch))
+          .bind(3, std::string_view(key.table))
+          .bind(4, std::string_view(key.scope_digest))
+          .bind(5, key.schema_version)
+          .bind(6, key.as_of_commit_seq)
+          .bind(7, now_ms);
+      while (query.step()) ids.insert(query.text("segment_id"));
+    }
+    std::vector<SegmentRecord> candidates;
+    for (const auto& id : ids) {
+      if (auto record = read_record(id)) candidates.push_back(std::move(*record));
+    }
+    return choose_find_result(candidates, key, now_ms);
+  }
+
+  SegmentStoreStats stats() override {
+    std::lock_guard lock(mutex_);
+    Statement query = connection_.prepare(
+        "SELECT count(*) AS count, coalesce(sum(byte_length), 0) AS bytes, "
+        "coalesce(sum(media_type = 'sqlite'), 0) AS sqlite_segments FROM sync_segments");
+    query.step();
+    SegmentStoreStats stats;
+    stats.count = query.integer("count");
+    stats.bytes = query.integer("bytes");
+    stats.sqlite_segments = query.integer("sqlite_segments");
+    stats.rows_segments = stats.count - stats.sqlite_segments;
+    return stats;
+  }
+
+ private:
+  void hook(PutHookPoint point) const {
+    if (options_.put_hook) options_.put_hook(point);
+  }
+
+  // The record of `id` without its bytes, or absent. Caller holds a transaction.
+  std::optional<SegmentRecord> read_record(const std::string& id) {
+    Statement top = connection_.prepare(
+        std::string("SELECT segment_id, ") + sql::kRecordColumns +
+        " FROM sync_segments WHERE segment_id = ?");
+    top.bind(1, std::string_view(id));
+    if (!top.step()) return std::nullopt;
+    SegmentRecord record = sql::top_level_from_row(top);
+
+    std::vector<std::string> digests;
+    Statement scopes =
+        connection_.prepare("SELECT scope_digest FROM sync_segment_scopes WHERE segment_id = ?");
+    scopes.bind(1, std::string_view(id));
+    while (scopes.step()) digests.push_back(scopes.text("scope_digest"));
+
+    std::vector<SegmentPublication> publications;
+    Statement rows = connection_.prepare(std::string("SELECT ") + sql::kRecordColumns +
+                                         " FROM sync_segment_publications WHERE segment_id = ? "
+                                         "ORDER BY rowid");
+    rows.bind(1, std::string_view(id));
+    while (rows.step()) publications.push_back(sql::publication_from_row(rows));
+
+    return assemble_stored_record(std::move(record), std::move(digests), std::move(publications));
+  }
+
+  // Compares in SQL so a large blob is not copied out just to be compared.
+  bool stored_bytes_equal(const std::string& id, std::span<const std::uint8_t> bytes) {
+    Statement query = connection_.prepare(
+        "SELECT bytes = ? AS equal FROM sync_segments WHERE segment_id = ?");
+    query.bind_blob(1, bytes).bind(2, std::string_view(id));
+    return query.step() && query.integer("equal") == 1;
+  }
+
+  // Writes `record` over whatever is stored for its id. A new segment inserts
+  // its bytes; an existing one keeps its (proven identical) bytes in place.
+  void write_record(const SegmentRecord& record, std::span<const std::uint8_t> bytes,
+                    bool exists) {
+    const auto bind_to = [](Statement& statement) {
+      return [&statement](int index, const auto& value) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>) {
+          statement.bind(index, std::string_view(value));
+        } else {
+          statement.bind(index, value);
+        }
+      };
+    };
+    const std::string_view id = record.segment_id;
+    if (exists) {
+      Statement update = connection_.prepare(
+          "UPDATE sync_segments SET partition = ?, log_epoch = ?, tbl = ?, schema_version = ?, "
+          "media_type = ?, scope_digest = ?, as_of_commit_seq = ?, row_count = ?, "
+          "row_cursor = ?, next_row_cursor = ?, byte_length = ?, created_at_ms = ?, "
+          "expires_at_ms = ? WHERE segment_id = ?");
+      const int next = sql::bind_record_columns(bind_to(update), 1, sql::top_level_of(record));
+      update.bind(next, id);
+      update.run();
+    } else {
+      Statement insert = connection_.prepare(
+          std::string("INSERT INTO sync_segments(segment_id, ") + sql::kRecordColumns +
+          ", bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+      insert.bind(1, id);
+      const int next = sql::bind_record_columns(bind_to(insert), 2, sql::top_level_of(record));
+      insert.bind_blob(next, bytes);
+      insert.run();
+    }
+
+    Statement clear_scopes =
+        connection_.prepare("DELETE FROM sync_segment_scopes WHERE segment_id = ?");
+    clear_scopes.bind(1, id).run();
+    Statement insert_scope = connection_.prepare(
+        "INSERT OR IGNORE INTO sync_segment_scopes(segment_id, scope_digest) VALUES (?, ?)");
+    for (const auto& digest : record.scope_digests) {
+      insert_scope.reset();
+      insert_scope.bind(1, id).bind(2, std::string_view(digest)).run();
+    }
+
+    Statement clear_publications =
+        connection_.prepare("DELETE FROM sync_segment_publications WHERE segment_id = ?");
+    clear_publications.bind(1, id).run();
+    Statement insert_publication = connection_.prepare(
+        std::string("INSERT INTO sync_segment_publications(segment_id, pub_key, ") +
+        sql::kRecordColumns + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (const auto& publication : record.publications) {
+      insert_publication.reset();
+      insert_publication.bind(1, id).bind(2, std::string_view(publication_key(publication.metadata)));
+      sql::bind_record_columns(bind_to(insert_publication), 3, publication);
+      insert_publication.run();
+    }
+  }
+
+  const SegmentStoreOptions options_;
+  std::mutex mutex_;
+  Connection connection_;
+};
+
+}  // namespace
+
+std::unique_ptr<SegmentStore> open_sqlite_segment_store(const std::string& path,
+                                                        SegmentStoreOptions options) {
+  return std::make_unique<SqliteSegmentStore>(path, std::move(options));
+}
+
+}  // namespace ssp
