@@ -1,0 +1,309 @@
+#include "ssp/postgres_segment_store.hpp"
+
+#include <map>
+#include <mutex>
+#include <pqxx/pqxx>
+#include <set>
+
+#include "../sql/segment_columns.hpp"
+#include "ssp/errors.hpp"
+#include "ssp/publication_key.hpp"
+#include "ssp/publication_selection.hpp"
+#include "ssp/segment_id.hpp"
+#include "ssp/segment_put.hpp"
+#include "ssp/stored_record.hpp"
+
+namespace ssp {
+namespace {
+
+constexpr const char* kStoreName = "PostgresSegmentStore";
+
+// First key of every advisory lock this store takes ('SSPS'); the second is
+// hashtext() of the segment id or schema. A hash collision only serializes
+// two unrelated puts.
+constexpr int kLockClass = 0x53535053;
+
+// The upstream tables with PostgreSQL types (DECISION D8). schema_version is
+// BIGINT, not INTEGER: the contract allows the whole safe-integer range.
+constexpr const char* kCreateTables = R"sql(
+CREATE TABLE IF NOT EXISTS sync_segments(
+  segment_id TEXT PRIMARY KEY, partition TEXT NOT NULL, log_epoch TEXT NOT NULL DEFAULT '',
+  tbl TEXT NOT NULL, schema_version BIGINT NOT NULL, media_type TEXT NOT NULL,
+  scope_digest TEXT NOT NULL, as_of_commit_seq BIGINT NOT NULL, row_count BIGINT NOT NULL,
+  row_cursor TEXT, next_row_cursor TEXT, byte_length BIGINT NOT NULL,
+  created_at_ms BIGINT NOT NULL, expires_at_ms BIGINT NOT NULL, bytes BYTEA NOT NULL);
+CREATE TABLE IF NOT EXISTS sync_segment_scopes(
+  segment_id TEXT NOT NULL, scope_digest TEXT NOT NULL, PRIMARY KEY (segment_id, scope_digest));
+CREATE TABLE IF NOT EXISTS sync_segment_publications(
+  segment_id TEXT NOT NULL, pub_key TEXT NOT NULL, ord INTEGER NOT NULL,
+  partition TEXT NOT NULL, log_epoch TEXT NOT NULL, tbl TEXT NOT NULL,
+  schema_version BIGINT NOT NULL, media_type TEXT NOT NULL, scope_digest TEXT NOT NULL,
+  as_of_commit_seq BIGINT NOT NULL, row_count BIGINT NOT NULL, row_cursor TEXT,
+  next_row_cursor TEXT, byte_length BIGINT NOT NULL, created_at_ms BIGINT NOT NULL,
+  expires_at_ms BIGINT NOT NULL,
+  PRIMARY KEY (segment_id, pub_key), UNIQUE (segment_id, ord));
+CREATE INDEX IF NOT EXISTS sync_segment_publications_find ON sync_segment_publications(
+  partition, log_epoch, tbl, scope_digest, schema_version, as_of_commit_seq, media_type)
+  WHERE row_cursor IS NULL;
+)sql";
+
+// Statements prepared once per connection, by name.
+const std::pair<const char*, std::string> kStatements[] = {
+    {"lock_segment", "SELECT pg_advisory_xact_lock($1, hashtext($2))"},
+    {"read_top", std::string("SELECT segment_id, ") + sql::kRecordColumns +
+                     " FROM sync_segments WHERE segment_id = $1"},
+    {"read_scopes", "SELECT scope_digest FROM sync_segment_scopes WHERE segment_id = $1"},
+    {"read_publications", std::string("SELECT ") + sql::kRecordColumns +
+                              " FROM sync_segment_publications WHERE segment_id = $1 ORDER BY ord"},
+    {"read_bytes", "SELECT bytes FROM sync_segments WHERE segment_id = $1"},
+    {"bytes_equal", "SELECT bytes = $2 AS equal FROM sync_segments WHERE segment_id = $1"},
+    {"insert_top", std::string("INSERT INTO sync_segments(segment_id, ") + sql::kRecordColumns +
+                       ", bytes) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)"},
+    {"update_top",
+     "UPDATE sync_segments SET partition = $2, log_epoch = $3, tbl = $4, schema_version = $5, "
+     "media_type = $6, scope_digest = $7, as_of_commit_seq = $8, row_count = $9, "
+     "row_cursor = $10, next_row_cursor = $11, byte_length = $12, created_at_ms = $13, "
+     "expires_at_ms = $14 WHERE segment_id = $1"},
+    {"clear_scopes", "DELETE FROM sync_segment_scopes WHERE segment_id = $1"},
+    {"insert_scope",
+     "INSERT INTO sync_segment_scopes(segment_id, scope_digest) VALUES ($1, $2) "
+     "ON CONFLICT DO NOTHING"},
+    {"clear_publications", "DELETE FROM sync_segment_publications WHERE segment_id = $1"},
+    {"insert_publication",
+     std::string("INSERT INTO sync_segment_publications(segment_id, pub_key, ord, ") +
+         sql::kRecordColumns +
+         ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)"},
+    {"find_published",
+     "SELECT DISTINCT segment_id FROM sync_segment_publications "
+     "WHERE partition = $1 AND log_epoch = $2 AND tbl = $3 AND scope_digest = $4 "
+     "AND schema_version = $5 AND as_of_commit_seq = $6 AND row_cursor IS NULL "
+     "AND expires_at_ms > $7"},
+    {"stats",
+     "SELECT count(*) AS count, coalesce(sum(byte_length), 0) AS bytes, "
+     "count(*) FILTER (WHERE media_type = 'sqlite') AS sqlite_segments FROM sync_segments"},
+};
+
+// Reads columns of a pqxx row by name, for the shared sql:: mappings.
+class PgRow {
+ public:
+  explicit PgRow(const pqxx::row& row) : row_(row) {}
+  std::int64_t integer(const char* column) const { return row_[column].as<std::int64_t>(); }
+  std::string text(const char* column) const {
+    const pqxx::field field = row_[column];
+    return std::string(field.c_str(), field.size());
+  }
+  std::optional<std::string> nullable_text(const char* column) const {
+    if (row_[column].is_null()) return std::nullopt;
+    return text(column);
+  }
+
+ private:
+  const pqxx::row& row_;
+};
+
+// Parameters in text form with their positions, for exec_prepared. Null is
+// a null pointer.
+class Params {
+ public:
+  void set(int position, std::string value) { values_[position] = std::move(value); }
+  void set(int position, std::int64_t value) { values_[position] = std::to_string(value); }
+  void set(int position, const std::optional<std::string>& value) { values_[position] = value; }
+  // Pointers in position order (1-based positions, no gaps).
+  std::vector<const char*> pointers() const {
+    std::vector<const char*> out;
+    for (const auto& [position, value] : values_) out.push_back(value ? value->c_str() : nullptr);
+    return out;
+  }
+
+ private:
+  std::map<int, std::optional<std::string>> values_;
+};
+
+pqxx::result exec(pqxx::transaction_base& txn, const char* statement, const Params& params) {
+  return txn.exec_prepared(statement, pqxx::prepare::make_dynamic_params(params.pointers()));
+}
+
+pqxx::binarystring as_bytea(std::span<const std::uint8_t> bytes) {
+  return pqxx::binarystring(bytes.data(), bytes.size());
+}
+
+// Runs `work`, turning libpqxx failures into StorageError; the transaction
+// objects inside roll back on the way out.
+template <typename Work>
+auto guarded(Work&& work) -> decltype(work()) {
+  try {
+    return work();
+  } catch (const SspError&) {
+    throw;
+  } catch (const pqxx::failure& error) {
+    throw StorageError(std::string(kStoreName) + ": " + error.what());
+  } catch (const pqxx::usage_error& error) {
+    throw StorageError(std::string(kStoreName) + ": " + error.what());
+  }
+}
+
+class PostgresSegmentStore final : public SegmentStore {
+ public:
+  PostgresSegmentStore(const std::string& dsn, const std::string& schema,
+                       SegmentStoreOptions options)
+      : options_(validated(std::move(options))), connection_(connect(dsn)) {
+    guarded([&] {
+      const std::string quoted = connection_->quote_name(schema);
+      if (options_.read_only) {
+        pqxx::nontransaction(*connection_).exec("SET default_transaction_read_only = on");
+      } else {
+        // Two stores opening at once must not race on CREATE … IF NOT EXISTS.
+        pqxx::work ddl(*connection_);
+        ddl.exec_params("SELECT pg_advisory_xact_lock($1, hashtext($2))", kLockClass, schema);
+        ddl.exec("CREATE SCHEMA IF NOT EXISTS " + quoted);
+        ddl.exec("SET LOCAL search_path TO " + quoted);
+        ddl.exec(kCreateTables);
+        ddl.commit();
+      }
+      pqxx::nontransaction settings(*connection_);
+      settings.exec("SET search_path TO " + quoted);
+      settings.exec("SET lock_timeout = " + std::to_string(options_.lock_wait_ms));
+      for (const auto& [name, sql] : kStatements) connection_->prepare(name, sql);
+      return 0;
+    });
+  }
+
+  SegmentRecord put(const SegmentMetadata& metadata, std::span<const std::uint8_t> bytes,
+                    std::int64_t now_ms) override {
+    validate_put(metadata, now_ms);
+    if (options_.read_only) throw ReadOnlyStore(std::string(kStoreName) + ": opened read-only");
+    const std::string id = options_.hasher(bytes);
+    std::lock_guard lock(mutex_);
+    return guarded([&] {
+      hook(PutHookPoint::before_begin);
+      pqxx::transaction<pqxx::read_committed> txn(*connection_);
+      txn.exec_prepared("lock_segment", kLockClass, id);
+      const std::optional<SegmentRecord> existing = read_record(txn, id);
+      const bool bytes_equal =
+          existing && txn.exec_prepared("bytes_equal", id, as_bytea(bytes))[0]["equal"].as<bool>();
+      hook(PutHookPoint::after_read);
+      SegmentRecord record = decide_put(existing, bytes_equal, kStoreName, metadata, id,
+                                        static_cast<std::int64_t>(bytes.size()), now_ms,
+                                        options_.ttl_ms);
+      write_record(txn, record, bytes, existing.has_value());
+      hook(PutHookPoint::before_commit);
+      txn.commit();
+      return record;
+    });
+  }
+
+  std::optional<StoredSegment> get(const std::string& segment_id) override {
+    if (!is_well_formed_segment_id(segment_id)) return std::nullopt;
+    std::lock_guard lock(mutex_);
+    return guarded([&]() -> std::optional<StoredSegment> {
+      // One snapshot for the three tables and the bytes (D11).
+      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(*connection_);
+      std::optional<SegmentRecord> record = read_record(txn, segment_id);
+      if (!record) return std::nullopt;
+      const pqxx::result bytes = txn.exec_prepared("read_bytes", segment_id);
+      const pqxx::binarystring blob(bytes[0]["bytes"]);
+      return StoredSegment{std::move(*record), Bytes(blob.begin(), blob.end())};
+    });
+  }
+
+  std::optional<SegmentRecord> find(const SegmentFindKey& key, std::int64_t now_ms) override {
+    std::lock_guard lock(mutex_);
+    return guarded([&] {
+      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(*connection_);
+      std::vector<SegmentRecord> candidates;
+      for (const auto& row :
+           txn.exec_prepared("find_published", key.partition, key.log_epoch, key.table,
+                             key.scope_digest, key.schema_version, key.as_of_commit_seq, now_ms)) {
+        if (auto record = read_record(txn, row["segment_id"].c_str())) {
+          candidates.push_back(std::move(*record));
+        }
+      }
+      return choose_find_result(candidates, key, now_ms);
+    });
+  }
+
+  SegmentStoreStats stats() override {
+    std::lock_guard lock(mutex_);
+    return guarded([&] {
+      pqxx::nontransaction txn(*connection_);
+      const pqxx::row row = txn.exec_prepared("stats")[0];
+      SegmentStoreStats stats;
+      stats.count = row["count"].as<std::int64_t>();
+      stats.bytes = row["bytes"].as<std::int64_t>();
+      stats.sqlite_segments = row["sqlite_segments"].as<std::int64_t>();
+      stats.rows_segments = stats.count - stats.sqlite_segments;
+      return stats;
+    });
+  }
+
+ private:
+  static std::unique_ptr<pqxx::connection> connect(const std::string& dsn) {
+    try {
+      return std::make_unique<pqxx::connection>(dsn);
+    } catch (const std::exception& error) {
+      throw StorageError(std::string(kStoreName) + ": cannot connect: " + error.what());
+    }
+  }
+
+  void hook(PutHookPoint point) const {
+    if (options_.put_hook) options_.put_hook(point);
+  }
+
+  static std::optional<SegmentRecord> read_record(pqxx::transaction_base& txn,
+                                                  const std::string& id) {
+    const pqxx::result top = txn.exec_prepared("read_top", id);
+    if (top.empty()) return std::nullopt;
+    SegmentRecord record = sql::top_level_from_row(PgRow(top[0]));
+    std::vector<std::string> digests;
+    for (const auto& row : txn.exec_prepared("read_scopes", id)) {
+      digests.push_back(PgRow(row).text("scope_digest"));
+    }
+    std::vector<SegmentPublication> publications;
+    for (const auto& row : txn.exec_prepared("read_publications", id)) {
+      publications.push_back(sql::publication_from_row(PgRow(row)));
+    }
+    return assemble_stored_record(std::move(record), std::move(digests), std::move(publications));
+  }
+
+  static void write_record(pqxx::transaction_base& txn, const SegmentRecord& record,
+                           std::span<const std::uint8_t> bytes, bool exists) {
+    const std::string& id = record.segment_id;
+    const auto setter = [](Params& params) {
+      return [&params](int position, const auto& value) { params.set(position, value); };
+    };
+    Params top;
+    top.set(1, id);
+    sql::bind_record_columns(setter(top), 2, sql::top_level_of(record));
+    if (exists) {
+      exec(txn, "update_top", top);  // the stored bytes are proven identical
+    } else {
+      txn.exec_prepared("insert_top", pqxx::prepare::make_dynamic_params(top.pointers()), as_bytea(bytes));
+    }
+    txn.exec_prepared("clear_scopes", id);
+    for (const auto& digest : record.scope_digests) txn.exec_prepared("insert_scope", id, digest);
+    txn.exec_prepared("clear_publications", id);
+    for (std::size_t ord = 0; ord < record.publications.size(); ++ord) {
+      const SegmentPublication& publication = record.publications[ord];
+      Params params;
+      params.set(1, id);
+      params.set(2, publication_key(publication.metadata));
+      params.set(3, static_cast<std::int64_t>(ord));
+      sql::bind_record_columns(setter(params), 4, publication);
+      exec(txn, "insert_publication", params);
+    }
+  }
+
+  const SegmentStoreOptions options_;
+  std::mutex mutex_;
+  std::unique_ptr<pqxx::connection> connection_;
+};
+
+}  // namespace
+
+std::unique_ptr<SegmentStore> open_postgres_segment_store(const std::string& dsn,
+                                                          const std::string& schema,
+                                                          SegmentStoreOptions options) {
+  return std::make_unique<PostgresSegmentStore>(dsn, schema, std::move(options));
+}
+
+}  // namespace ssp

@@ -1,0 +1,34 @@
+// The PostgreSQL test database: a fresh schema ssp_t_<random> in the server
+// named by SSP_PG_DSN, dropped with the object, so tests run in parallel.
+#pragma once
+
+#include <memory>
+#include <pqxx/pqxx>
+
+#include "harness/test_database.hpp"
+
+namespace ssp::harness {
+
+class PostgresTestDatabase final : public TestDatabase {
+ public:
+  explicit PostgresTestDatabase(const std::string& dsn);
+  ~PostgresTestDatabase() override;
+
+  const DatabaseLocation& location() const override { return location_; }
+  void exec(const std::string& sql) override;
+  std::vector<std::string> query_column(const std::string& sql) override;
+  std::string dump_segment_tables() override;
+  void inject_insert_failure(const std::string& table, int after_rows) override;
+  void clear_injected_failures() override;
+  void hold_write_lock() override;
+  void release_write_lock() override;
+
+ private:
+  DatabaseLocation location_;
+  pqxx::connection connection_;                  // the harness's own, search_path set
+  std::unique_ptr<pqxx::connection> lock_conn_;  // open while hold_write_lock is in force
+  std::unique_ptr<pqxx::work> lock_txn_;
+  std::vector<std::string> triggers_;            // "trigger ON table"
+};
+
+}  // namespace ssp::harness

@@ -1,0 +1,134 @@
+#include "harness/backends/sqlite_database.hpp"
+
+#include <random>
+#include <stdexcept>
+
+namespace ssp::harness {
+namespace {
+
+void check(sqlite3* db, int rc, const std::string& what) {
+  if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) {
+    throw std::runtime_error("harness sqlite: " + what + ": " + sqlite3_errmsg(db));
+  }
+}
+
+std::string render(sqlite3_stmt* stmt, int column) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  switch (sqlite3_column_type(stmt, column)) {
+    case SQLITE_NULL: return "NULL";
+    case SQLITE_BLOB: {
+      const auto* data = static_cast<const unsigned char*>(sqlite3_column_blob(stmt, column));
+      std::string hex = "x'";
+      for (int i = 0; i < sqlite3_column_bytes(stmt, column); ++i) {
+        hex.push_back(kHex[data[i] >> 4]);
+        hex.push_back(kHex[data[i] & 0x0f]);
+      }
+      return hex + "'";
+    }
+    default: {
+      const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, column));
+      return std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, column)));
+    }
+  }
+}
+
+// Every row of `sql`, each column rendered and joined with '|', one per line.
+std::string dump_query(sqlite3* db, const std::string& sql) {
+  sqlite3_stmt* stmt = nullptr;
+  check(db, sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr), "prepare " + sql);
+  std::string out;
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
+      if (i) out += '|';
+      out += render(stmt, i);
+    }
+    out += '\n';
+  }
+  sqlite3_finalize(stmt);
+  check(db, rc, "step " + sql);
+  return out;
+}
+
+}  // namespace
+
+SqliteTestDatabase::SqliteTestDatabase() {
+  std::random_device random;
+  directory_ = std::filesystem::temp_directory_path() /
+               ("ssp-sqlite-" + std::to_string(random()) + std::to_string(random()));
+  std::filesystem::create_directories(directory_);
+  location_.backend = Backend::sqlite;
+  location_.sqlite_path = (directory_ / "segments.db").string();
+  check(nullptr, sqlite3_open(location_.sqlite_path.c_str(), &db_), "open");
+  sqlite3_busy_timeout(db_, 30'000);
+}
+
+SqliteTestDatabase::~SqliteTestDatabase() {
+  if (lock_holder_) sqlite3_close_v2(lock_holder_);
+  sqlite3_close_v2(db_);
+  std::error_code ignored;
+  std::filesystem::remove_all(directory_, ignored);
+}
+
+void SqliteTestDatabase::exec(const std::string& sql) {
+  char* error = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+    const std::string message = error ? error : "unknown error";
+    sqlite3_free(error);
+    throw std::runtime_error("harness sqlite: " + message + " in: " + sql);
+  }
+}
+
+std::vector<std::string> SqliteTestDatabase::query_column(const std::string& sql) {
+  sqlite3_stmt* stmt = nullptr;
+  check(db_, sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr), "prepare " + sql);
+  std::vector<std::string> values;
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) values.push_back(render(stmt, 0));
+  sqlite3_finalize(stmt);
+  check(db_, rc, "step " + sql);
+  return values;
+}
+
+std::string SqliteTestDatabase::dump_segment_tables() {
+  std::string out;
+  for (const char* table : {"sync_segments", "sync_segment_scopes", "sync_segment_publications"}) {
+    out += std::string("== ") + table + '\n';
+    out += dump_query(db_, std::string("SELECT rowid, * FROM ") + table + " ORDER BY rowid");
+  }
+  return out;
+}
+
+void SqliteTestDatabase::inject_insert_failure(const std::string& table, int after_rows) {
+  const std::string name = "ssp_injected_failure_" + std::to_string(triggers_.size());
+  const std::string when = "(SELECT count(*) FROM " + table +
+                           " WHERE segment_id = NEW.segment_id) >= " + std::to_string(after_rows);
+  const std::string body = " BEGIN SELECT RAISE(ABORT, 'ssp injected failure'); END;";
+  exec("CREATE TRIGGER " + name + " BEFORE INSERT ON " + table + " WHEN " + when + body);
+  triggers_.push_back(name);
+  if (table == "sync_segments") {
+    // An existing segment's top level is rewritten by UPDATE, not INSERT.
+    exec("CREATE TRIGGER " + name + "_update BEFORE UPDATE ON " + table + body);
+    triggers_.push_back(name + "_update");
+  }
+}
+
+void SqliteTestDatabase::clear_injected_failures() {
+  for (const auto& name : triggers_) exec("DROP TRIGGER IF EXISTS " + name);
+  triggers_.clear();
+}
+
+void SqliteTestDatabase::hold_write_lock() {
+  check(nullptr, sqlite3_open(location_.sqlite_path.c_str(), &lock_holder_), "open lock holder");
+  check(lock_holder_, sqlite3_exec(lock_holder_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr),
+        "BEGIN IMMEDIATE");
+}
+
+void SqliteTestDatabase::release_write_lock() {
+  if (!lock_holder_) return;
+  sqlite3_exec(lock_holder_, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close_v2(lock_holder_);
+  lock_holder_ = nullptr;
+}
+
+}  // namespace ssp::harness

@@ -1,0 +1,35 @@
+// The SQLite test database: a file in a fresh temporary directory, removed
+// with the object.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <filesystem>
+
+#include "harness/test_database.hpp"
+
+namespace ssp::harness {
+
+class SqliteTestDatabase final : public TestDatabase {
+ public:
+  SqliteTestDatabase();
+  ~SqliteTestDatabase() override;
+
+  const DatabaseLocation& location() const override { return location_; }
+  void exec(const std::string& sql) override;
+  std::vector<std::string> query_column(const std::string& sql) override;
+  std::string dump_segment_tables() override;
+  void inject_insert_failure(const std::string& table, int after_rows) override;
+  void clear_injected_failures() override;
+  void hold_write_lock() override;
+  void release_write_lock() override;
+
+ private:
+  std::filesystem::path directory_;
+  DatabaseLocation location_;
+  sqlite3* db_ = nullptr;           // the harness's own connection
+  sqlite3* lock_holder_ = nullptr;  // open while hold_write_lock is in force
+  std::vector<std::string> triggers_;
+};
+
+}  // namespace ssp::harness

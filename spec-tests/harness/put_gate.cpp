@@ -1,0 +1,30 @@
+#include "harness/put_gate.hpp"
+
+namespace ssp::harness {
+
+PutGate::PutGate(PutHookPoint point, bool parks) : point_(point), released_(!parks) {}
+
+std::function<void(PutHookPoint)> PutGate::hook() {
+  return [this](PutHookPoint point) {
+    if (point != point_) return;
+    std::unique_lock lock(mutex_);
+    reached_ = true;
+    changed_.notify_all();
+    // Watchdog only: a test that never releases fails in wait_until_reached
+    // or its join, and the put goes on rather than hanging the suite.
+    changed_.wait_for(lock, kWatchdog, [this] { return released_; });
+  };
+}
+
+bool PutGate::wait_until_reached() {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, kWatchdog, [this] { return reached_; });
+}
+
+void PutGate::release() {
+  std::lock_guard lock(mutex_);
+  released_ = true;
+  changed_.notify_all();
+}
+
+}  // namespace ssp::harness

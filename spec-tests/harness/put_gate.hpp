@@ -1,0 +1,39 @@
+// Orders concurrent puts deterministically: a PutGate parks the put that
+// passes its hook point until the test releases it. Waiting is bounded by a
+// watchdog that turns a hang into a test failure; it never orders events.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+
+#include "ssp/segment_store_options.hpp"
+
+namespace ssp::harness {
+
+inline constexpr std::chrono::seconds kWatchdog{60};
+
+class PutGate {
+ public:
+  // Parks at `point` when `parks` is true; otherwise only records the arrival.
+  explicit PutGate(PutHookPoint point, bool parks = true);
+
+  // The hook to install in SegmentStoreOptions::put_hook. The gate must
+  // outlive every store it is installed in.
+  std::function<void(PutHookPoint)> hook();
+
+  // Blocks until a put has reached the point; false when the watchdog fired.
+  [[nodiscard]] bool wait_until_reached();
+  // Lets a parked put continue (and every later one pass).
+  void release();
+
+ private:
+  const PutHookPoint point_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool reached_ = false;
+  bool released_;
+};
+
+}  // namespace ssp::harness

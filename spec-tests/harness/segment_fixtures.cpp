@@ -1,0 +1,61 @@
+#include "harness/segment_fixtures.hpp"
+
+namespace ssp::harness {
+
+SegmentMetadata base_metadata() {
+  SegmentMetadata m;
+  m.partition = "p";
+  m.log_epoch = "epoch-1";
+  m.table = "tasks";
+  m.schema_version = 1;
+  m.media_type = MediaType::sqlite;
+  m.scope_digest = "digest-a";
+  m.as_of_commit_seq = 42;
+  m.row_count = 5;
+  return m;
+}
+
+SegmentMetadata with_digest(SegmentMetadata metadata, const std::string& digest) {
+  metadata.scope_digest = digest;
+  return metadata;
+}
+
+Bytes payload(const std::string& text) { return Bytes(text.begin(), text.end()); }
+
+SegmentPublication fresh_publication(const SegmentMetadata& metadata, std::int64_t byte_length,
+                                     std::int64_t now_ms) {
+  return SegmentPublication{metadata, byte_length, now_ms, now_ms + kTtl};
+}
+
+void SegmentStoreTest::SetUp() {
+  if (!candidate().supports(backend())) {
+    GTEST_SKIP() << candidate().name() << " does not implement " << backend_name(backend());
+  }
+  if (const auto reason = backend_unavailable(backend())) {
+    if (postgres_required()) FAIL() << "SSP_REQUIRE_PG=1 but " << *reason;
+    GTEST_SKIP() << *reason;
+  }
+  database_ = create_test_database(backend());
+}
+
+std::unique_ptr<SegmentStore> SegmentStoreTest::open(const SegmentStoreOptions& options) {
+  const DatabaseLocation location =
+      database_ ? database_->location() : DatabaseLocation{Backend::memory, {}, {}, {}};
+  return candidate().open_segment_store(location, options);
+}
+
+SegmentStore& SegmentStoreTest::store() {
+  if (!store_) store_ = open();
+  return *store_;
+}
+
+SegmentStore& SegmentStoreTest::reopen() {
+  store_.reset();
+  return store();
+}
+
+std::string backend_param_name(const ::testing::TestParamInfo<Backend>& info) {
+  return std::string(backend_name(info.param));
+}
+
+}  // namespace ssp::harness

@@ -1,0 +1,56 @@
+// A database the harness creates for one test and destroys afterwards. Tests
+// use it to do what a store never does: seed legacy rows, corrupt bytes,
+// inject failures, hold locks, dump tables. Only harness/backends/ knows SQL
+// dialects; tests speak in these terms.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/backend.hpp"
+
+namespace ssp::harness {
+
+class TestDatabase {
+ public:
+  virtual ~TestDatabase() = default;
+
+  virtual const DatabaseLocation& location() const = 0;
+
+  // Runs raw SQL (one or more statements). Throws on failure.
+  virtual void exec(const std::string& sql) = 0;
+
+  // The first column of every row of `sql`, as text (NULL as "NULL").
+  virtual std::vector<std::string> query_column(const std::string& sql) = 0;
+
+  // A deterministic text rendering of every row of the segment tables
+  // (sync_segments with its bytes in hex, sync_segment_scopes,
+  // sync_segment_publications in stored order). Equal dumps = equal state.
+  virtual std::string dump_segment_tables() = 0;
+
+  // Makes the next insert into `table` fail once `after_rows` rows for the
+  // segment being written are already in it (a trigger that raises), so a
+  // put dies part-way. Only insert-style writes to sync_segments count.
+  virtual void inject_insert_failure(const std::string& table, int after_rows) = 0;
+  virtual void clear_injected_failures() = 0;
+
+  // Takes the database-wide write lock on a separate connection and keeps it
+  // until release_write_lock(): a store's put must then wait and give up
+  // after its lock wait.
+  virtual void hold_write_lock() = 0;
+  virtual void release_write_lock() = 0;
+};
+
+// Why `backend` cannot run here, or nothing when it can. PostgreSQL needs
+// SSP_PG_DSN.
+std::optional<std::string> backend_unavailable(Backend backend);
+
+// True when SSP_REQUIRE_PG=1: an unavailable PostgreSQL is a failure, not a skip.
+bool postgres_required();
+
+// A fresh database for `backend` (memory: none, returns nullptr).
+std::unique_ptr<TestDatabase> create_test_database(Backend backend);
+
+}  // namespace ssp::harness
