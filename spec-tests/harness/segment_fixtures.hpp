@@ -9,6 +9,7 @@
 #include <string>
 
 #include "harness/candidate.hpp"
+#include "harness/printers.hpp"
 #include "harness/spec.hpp"
 #include "harness/test_database.hpp"
 #include "ssp/segment_store.hpp"

@@ -1,0 +1,167 @@
+// SSP2 §5.1 (0.22): identical bytes published again merge into one record
+// whose publications keep their own contexts and lifetimes (segments.md §4,
+// R10–R16, and the publication key of §1.5, R51).
+#include <gmock/gmock.h>
+
+#include "harness/segment_fixtures.hpp"
+#include "ssp/publication_key.hpp"
+
+namespace ssp::harness {
+namespace {
+
+class SegmentMerge : public SegmentStoreTest {};
+SSP_ALL_BACKENDS(SegmentMerge);
+
+SegmentMetadata with_pin(SegmentMetadata metadata, std::int64_t pin) {
+  metadata.as_of_commit_seq = pin;
+  return metadata;
+}
+
+TEST_P(SegmentMerge, R10_SameContextRePutKeepsFirstCreationAndExtendsExpiry) {
+  record_spec("§5.1", "R10");
+  const Bytes bytes = payload("image");
+  const std::string id = store().put(base_metadata(), bytes, kNow).segment_id;
+  EXPECT_EQ(store().put(base_metadata(), bytes, kNow + 5000).segment_id, id);
+
+  const SegmentRecord record = store().get(id)->record;
+  EXPECT_EQ(record.created_at_ms, kNow);  // 0.21 refreshed it to NOW+5000
+  EXPECT_EQ(record.expires_at_ms, kNow + 5000 + kTtl);
+  EXPECT_EQ(record.scope_digests, std::vector<std::string>{"digest-a"});
+  ASSERT_EQ(record.publications.size(), 1u);
+  EXPECT_EQ(record.publications[0].created_at_ms, kNow);
+  EXPECT_EQ(record.publications[0].expires_at_ms, kNow + 5000 + kTtl);
+}
+
+TEST_P(SegmentMerge, R11_TwoDigestsOverIdenticalBytesAreBothKeptAndFindable) {
+  record_spec("§5.1", "R11");
+  const Bytes bytes = payload("shared");
+  const SegmentMetadata a = base_metadata();
+  const SegmentMetadata b = with_digest(base_metadata(), "digest-b");
+  const std::string id = store().put(a, bytes, kNow).segment_id;
+  store().put(b, bytes, kNow + 5000);
+
+  const SegmentRecord record = store().get(id)->record;
+  EXPECT_EQ(record.metadata.scope_digest, "digest-b");
+  EXPECT_EQ(record.scope_digests, (std::vector<std::string>{"digest-b", "digest-a"}));
+  EXPECT_EQ(record.created_at_ms, kNow);
+  ASSERT_EQ(record.publications.size(), 2u);
+  EXPECT_EQ(record.publications[0], fresh_publication(a, bytes.size(), kNow));
+  EXPECT_EQ(record.publications[1], fresh_publication(b, bytes.size(), kNow + 5000));
+
+  const auto found_a = store().find(find_key_of(a), kNow + 5001);
+  const auto found_b = store().find(find_key_of(b), kNow + 5001);
+  ASSERT_TRUE(found_a);
+  ASSERT_TRUE(found_b);
+  EXPECT_EQ(found_a->segment_id, id);
+  EXPECT_EQ(found_b->segment_id, id);
+  EXPECT_FALSE(store().find(find_key_of(with_digest(a, "digest-c")), kNow + 5001));
+}
+
+TEST_P(SegmentMerge, R13_PutReturnsTheCallersOwnContextEvenWhenMerged) {
+  record_spec("§5.1", "R13");
+  const Bytes bytes = payload("page bytes");
+  SegmentMetadata first = base_metadata();
+  first.media_type = MediaType::rows;
+  SegmentMetadata second = with_digest(first, "digest-b");
+  second.row_count = 9;
+  second.next_row_cursor = "row-9";
+  store().put(first, bytes, kNow);
+
+  const SegmentRecord returned = store().put(second, bytes, kNow + 1);
+  // What the pull path builds a SEGMENT_REF from (§5.4) must be the caller's.
+  EXPECT_EQ(returned.metadata, second);
+  EXPECT_EQ(returned.byte_length, static_cast<std::int64_t>(bytes.size()));
+  EXPECT_EQ(returned.scope_digests.front(), "digest-b");
+  EXPECT_EQ(returned.publications.size(), 2u);  // the full record, not narrowed
+}
+
+TEST_P(SegmentMerge, R14_EachPublicationKeepsItsOwnLifetime) {
+  record_spec("§5.1", "R14");
+  const Bytes bytes = payload("pinned");
+  const SegmentMetadata a = base_metadata();
+  const SegmentMetadata b = with_pin(with_digest(base_metadata(), "digest-b"), 43);
+  const std::string id = store().put(a, bytes, kNow).segment_id;
+  store().put(b, bytes, kNow + kHour);
+  store().put(b, bytes, kNow + 2 * kHour);
+
+  const SegmentRecord record = store().get(id)->record;
+  ASSERT_EQ(record.publications.size(), 2u);
+  EXPECT_EQ(record.publications[0].expires_at_ms, kNow + kTtl);  // not extended by b
+  EXPECT_EQ(record.publications[1].created_at_ms, kNow + kHour);
+  EXPECT_EQ(record.publications[1].expires_at_ms, kNow + 2 * kHour + kTtl);
+
+  const std::int64_t later = kNow + kTtl + 1'000'000;
+  EXPECT_FALSE(store().find(find_key_of(a), later));
+  const auto found = store().find(find_key_of(b), later);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->scope_digests, std::vector<std::string>{"digest-b"});
+  EXPECT_EQ(found->publications.size(), 1u);
+}
+
+TEST_P(SegmentMerge, R15_APutChangesNoOtherPublication) {
+  record_spec("§5.1", "R15");
+  const Bytes bytes = payload("many contexts");
+  const std::string id = store().put(base_metadata(), bytes, kNow).segment_id;
+  store().put(with_digest(base_metadata(), "digest-b"), bytes, kNow + 10);
+  store().put(with_pin(base_metadata(), 7), bytes, kNow + 20);
+  const std::vector<SegmentPublication> before = store().get(id)->record.publications;
+
+  // Re-publish the middle context, then append a fourth one.
+  store().put(with_digest(base_metadata(), "digest-b"), bytes, kNow + 30);
+  store().put(with_digest(base_metadata(), "digest-z"), bytes, kNow + 40);
+
+  const std::vector<SegmentPublication> after = store().get(id)->record.publications;
+  ASSERT_EQ(after.size(), 4u);
+  EXPECT_EQ(after[0], before[0]);
+  EXPECT_EQ(after[1].metadata, before[1].metadata);
+  EXPECT_EQ(after[1].created_at_ms, before[1].created_at_ms);
+  EXPECT_EQ(after[1].expires_at_ms, kNow + 30 + kTtl);
+  EXPECT_EQ(after[2], before[2]);
+  EXPECT_EQ(after[3].metadata.scope_digest, "digest-z");
+}
+
+TEST_P(SegmentMerge, R16_RowCountIsNotPartOfTheKeyButTheNextCursorIs) {
+  record_spec("§5.1", "R16");
+  const Bytes bytes = payload("counted");
+  SegmentMetadata m = base_metadata();
+  const std::string id = store().put(m, bytes, kNow).segment_id;
+  m.row_count = 77;
+  store().put(m, bytes, kNow + 1);
+  auto publications = store().get(id)->record.publications;
+  ASSERT_EQ(publications.size(), 1u);
+  EXPECT_EQ(publications[0].metadata.row_count, 77);
+
+  m.next_row_cursor = "row-2";
+  store().put(m, bytes, kNow + 2);
+  publications = store().get(id)->record.publications;
+  ASSERT_EQ(publications.size(), 2u);
+  EXPECT_EQ(publications[1].metadata.next_row_cursor, "row-2");
+}
+
+TEST(PublicationKey, R51_KeyIsTheJsonStringifyOfTheNineFields) {
+  record_spec("§5.1", "R51");
+  EXPECT_EQ(publication_key(base_metadata()),
+            R"(["p","epoch-1","tasks",1,"sqlite","digest-a",42,null,null])");
+
+  SegmentMetadata paged = base_metadata();
+  paged.media_type = MediaType::rows;
+  paged.row_cursor = "row-100";
+  paged.next_row_cursor = "";
+  paged.as_of_commit_seq = -9007199254740991;
+  EXPECT_EQ(publication_key(paged),
+            R"(["p","epoch-1","tasks",1,"rows","digest-a",-9007199254740991,"row-100",""])");
+}
+
+TEST(PublicationKey, R51_StringsAreEscapedExactlyAsJsonStringifyDoes) {
+  record_spec("§5.1", "R51");
+  SegmentMetadata m = base_metadata();
+  // quote, backslash, the five short escapes, other C0 controls as \u00xx
+  // (lower-case hex), DEL, U+2028 and a non-BMP character raw.
+  m.partition = "q\"b\\s\b\f\n\r\t\x01\x1f\x7f\u2028\U0001F600/";
+  EXPECT_EQ(publication_key(m),
+            "[\"q\\\"b\\\\s\\b\\f\\n\\r\\t\\u0001\\u001f\x7f\u2028\U0001F600/\","
+            "\"epoch-1\",\"tasks\",1,\"sqlite\",\"digest-a\",42,null,null]");
+}
+
+}  // namespace
+}  // namespace ssp::harness
