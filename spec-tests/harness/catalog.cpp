@@ -63,6 +63,15 @@ std::vector<CatalogEntry> load_catalog(const std::string& directory) {
   return catalog;
 }
 
+std::map<std::string, std::string> catalog_sections(const std::string& directory) {
+  std::map<std::string, std::string> sections;
+  if (!std::filesystem::is_directory(directory)) return sections;
+  for (const auto& entry : load_catalog(directory)) {
+    for (const auto& test : entry.tests) sections.emplace(test, entry.section);
+  }
+  return sections;
+}
+
 std::vector<std::string> registered_tests() {
   std::vector<std::string> tests;
   const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();

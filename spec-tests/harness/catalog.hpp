@@ -4,6 +4,7 @@
 // executable index instead of letting it drift.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct CatalogEntry {
 
 // Every table row of every docs/requirements/*.md under `directory`.
 std::vector<CatalogEntry> load_catalog(const std::string& directory);
+
+// "Suite.Test" → section for every test the catalog under `directory` lists;
+// empty when the directory does not exist (a binary run outside the tree).
+std::map<std::string, std::string> catalog_sections(const std::string& directory);
 
 // A registered test, as "Suite.Test" without the "/param" suffix.
 std::vector<std::string> registered_tests();

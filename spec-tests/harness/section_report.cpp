@@ -6,7 +6,10 @@ namespace ssp::harness {
 
 void SectionReport::OnTestEnd(const ::testing::TestInfo& info) {
   const ::testing::TestResult& result = *info.result();
-  std::string section = "(no section)";
+  const std::string name = info.name();
+  const auto cataloged =
+      catalog_sections_.find(std::string(info.test_suite_name()) + "." + name.substr(0, name.find('/')));
+  std::string section = cataloged != catalog_sections_.end() ? cataloged->second : "(no section)";
   for (int i = 0; i < result.test_property_count(); ++i) {
     if (std::string(result.GetTestProperty(i).key()) == "spec") {
       section = result.GetTestProperty(i).value();

@@ -1,5 +1,7 @@
-// Prints, after the run, passed / failed / skipped per SSP2 section (from the
-// "spec" property each test records) and a closing "N passed, N failed" line.
+// Prints, after the run, passed / failed / skipped per SSP2 section and a
+// closing "N passed, N failed, N skipped" line. A test's section is the "spec"
+// property it records; a test skipped before recording it (backend not
+// available) is counted under the section the catalog gives it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,6 +13,10 @@ namespace ssp::harness {
 
 class SectionReport final : public ::testing::EmptyTestEventListener {
  public:
+  // `catalog_sections`: "Suite.Test" (no parameter suffix) → section.
+  explicit SectionReport(std::map<std::string, std::string> catalog_sections)
+      : catalog_sections_(std::move(catalog_sections)) {}
+
   void OnTestEnd(const ::testing::TestInfo& info) override;
   void OnTestProgramEnd(const ::testing::UnitTest& unit) override;
 
@@ -20,6 +26,7 @@ class SectionReport final : public ::testing::EmptyTestEventListener {
     int failed = 0;
     int skipped = 0;
   };
+  std::map<std::string, std::string> catalog_sections_;
   std::map<std::string, Tally> by_section_;
 };
 
