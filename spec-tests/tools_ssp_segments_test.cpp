@@ -1,0 +1,601 @@
+// The ssp-segments operator tool (docs/ssp-segments.md): the built binary run
+// as a separate process over real SQLite files and PostgreSQL schemas. Every
+// run checks that the database is unchanged (the tool opens stores read-only).
+#include <fcntl.h>
+#include <gmock/gmock.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "harness/segment_fixtures.hpp"
+#include "ssp/errors.hpp"
+#include "ssp/segment_json.hpp"
+
+extern char** environ;
+
+namespace ssp::harness {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using ::testing::HasSubstr;
+
+// The exact 0.21 table (design notes segments.md §2.1).
+constexpr const char* kDdl021 =
+    "CREATE TABLE IF NOT EXISTS sync_segments(segment_id TEXT PRIMARY KEY, partition TEXT NOT "
+    "NULL, log_epoch TEXT NOT NULL, tbl TEXT NOT NULL, schema_version INTEGER NOT NULL, "
+    "media_type TEXT NOT NULL, scope_digest TEXT NOT NULL, as_of_commit_seq INTEGER NOT NULL, "
+    "row_count INTEGER NOT NULL, row_cursor TEXT, next_row_cursor TEXT, byte_length INTEGER NOT "
+    "NULL, created_at_ms INTEGER NOT NULL, expires_at_ms INTEGER NOT NULL, bytes BLOB NOT NULL)";
+
+// The same table before the epoch column existed.
+constexpr const char* kDdlPreEpoch =
+    "CREATE TABLE IF NOT EXISTS sync_segments(segment_id TEXT PRIMARY KEY, partition TEXT NOT "
+    "NULL, tbl TEXT NOT NULL, schema_version INTEGER NOT NULL, media_type TEXT NOT NULL, "
+    "scope_digest TEXT NOT NULL, as_of_commit_seq INTEGER NOT NULL, row_count INTEGER NOT NULL, "
+    "row_cursor TEXT, next_row_cursor TEXT, byte_length INTEGER NOT NULL, created_at_ms INTEGER "
+    "NOT NULL, expires_at_ms INTEGER NOT NULL, bytes BLOB NOT NULL)";
+
+// Bytes 01 02 03 and their golden id (§5.1).
+constexpr const char* kLegacyId =
+    "sha256:039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81";
+constexpr std::int64_t kLegacyCreated = 1'000;
+constexpr std::int64_t kLegacyExpires = 1'000 + kTtl;
+
+// Why the memory backend is skipped.
+constexpr const char* kToolNeedsSql = "ssp-segments opens SQLite files and PostgreSQL schemas";
+
+// A well-formed id no test stores.
+const std::string kAbsentId = "sha256:" + std::string(64, '0');
+
+struct ToolRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+
+  Json json() const {
+    try {
+      return Json::parse(out);
+    } catch (const Json::parse_error& error) {
+      ADD_FAILURE() << "stdout is not one JSON value: " << error.what() << "\n" << out;
+      return Json();
+    }
+  }
+};
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Runs the built ssp-segments with `args` (no shell), stdout and stderr
+// captured through files so neither pipe can block the other.
+ToolRun run_tool(const std::vector<std::string>& args) {
+  static std::atomic<int> counter = 0;
+  const std::filesystem::path directory =
+      std::filesystem::temp_directory_path() /
+      ("ssp-segments-run-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+  std::filesystem::create_directories(directory);
+  const std::string out_path = (directory / "stdout").string();
+  const std::string err_path = (directory / "stderr").string();
+
+  std::vector<std::string> argv_strings{SSP_SEGMENTS_TOOL};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& arg : argv_strings) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+
+  ToolRun run;
+  int status = 0;
+  if (spawned != 0) {
+    ADD_FAILURE() << "cannot start " << argv[0] << ": error " << spawned;
+  } else if (waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
+    run.exit_code = WEXITSTATUS(status);
+  } else {
+    ADD_FAILURE() << "ssp-segments did not exit normally (status " << status << ")";
+  }
+  run.out = read_file(out_path);
+  run.err = read_file(err_path);
+  std::error_code ignored;
+  std::filesystem::remove_all(directory, ignored);
+  return run;
+}
+
+// The seven find-key fields of `metadata` as the tool reads them.
+Json key_json(const SegmentMetadata& metadata) {
+  Json key = metadata_to_json(metadata);
+  for (const char* field : {"rowCount", "rowCursor", "nextRowCursor"}) key.erase(field);
+  return key;
+}
+
+std::string hex(const Bytes& bytes) {
+  std::string out;
+  for (const std::uint8_t byte : bytes) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    out += kDigits[byte >> 4];
+    out += kDigits[byte & 0x0f];
+  }
+  return out;
+}
+
+class SspSegmentsTool : public SegmentStoreTest {
+ protected:
+  // --sqlite PATH, or --pg DSN --pg-schema NAME, for this test's database.
+  std::vector<std::string> database_args() {
+    const DatabaseLocation& location = database().location();
+    if (backend() == Backend::sqlite) return {"--sqlite", location.sqlite_path};
+    return {"--pg", location.pg_dsn, "--pg-schema", location.pg_schema};
+  }
+
+  // Runs the tool over this test's database and checks the database is the
+  // same afterwards, whatever the command did.
+  ToolRun run(const std::vector<std::string>& command) {
+    std::vector<std::string> args = database_args();
+    args.insert(args.end(), command.begin(), command.end());
+    const std::string before = fingerprint();
+    ToolRun result = run_tool(args);
+    EXPECT_EQ(fingerprint(), before) << "ssp-segments changed the database: " << command.at(0);
+    return result;
+  }
+
+  // SQLite: digests of the database file (schema included) and of its WAL,
+  // absent = empty, after a checkpoint. PostgreSQL: the relations of the
+  // schema and every row of the segment tables.
+  std::string fingerprint() {
+    if (backend() == Backend::sqlite) {
+      const auto digest = [](const std::string& bytes) {
+        return sha256_segment_id(
+            std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+      };
+      database().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      const std::string path = database().location().sqlite_path;
+      return digest(read_file(path)) + " wal " + digest(read_file(path + "-wal"));
+    }
+    const std::vector<std::string> relations = database().query_column(
+        "SELECT relname FROM pg_class WHERE relnamespace = current_schema()::regnamespace "
+        "ORDER BY relname");
+    std::string out;
+    for (const auto& relation : relations) out += relation + '\n';
+    return relations.empty() ? out : out + database().dump_segment_tables();
+  }
+
+  // A portable corruption: the stored bytes lose their first byte.
+  void corrupt_bytes(const std::string& id) {
+    database().exec("UPDATE sync_segments SET bytes = substr(bytes, 2) WHERE segment_id = '" + id +
+                    "'");
+  }
+};
+SSP_ALL_BACKENDS(SspSegmentsTool);
+
+TEST_P(SspSegmentsTool, ADM_TOOL_1_StatsPrintsTheStoreCountersWithUpstreamNames) {
+  record_spec("§5.1", "ADM-TOOL-1");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  store();  // creates the (empty) tables
+  const ToolRun empty = run({"stats"});
+  EXPECT_EQ(empty.exit_code, 0) << empty.err;
+  EXPECT_EQ(empty.out, "{\"count\":0,\"bytes\":0,\"rowsSegments\":0,\"sqliteSegments\":0}\n");
+
+  SegmentMetadata rows = base_metadata();
+  rows.media_type = MediaType::rows;
+  store().put(base_metadata(), payload("sqlite-1"), kNow);
+  store().put(with_digest(base_metadata(), "digest-b"), payload("sqlite-1"), kNow);
+  store().put(rows, payload("rows-22"), kNow - 2 * kTtl);  // expired still counts
+  const ToolRun stats = run({"stats"});
+  EXPECT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_EQ(stats.out, "{\"count\":2,\"bytes\":15,\"rowsSegments\":1,\"sqliteSegments\":1}\n");
+  EXPECT_EQ(stats.json(), stats_to_json(store().stats()));
+  EXPECT_EQ(stats.err, "");
+
+  const ToolRun indented = run({"--pretty", "stats"});
+  EXPECT_EQ(indented.exit_code, 0) << indented.err;
+  EXPECT_EQ(indented.json(), stats.json());
+  EXPECT_THAT(indented.out, HasSubstr("\n  \"count\": 2,\n"));
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_2_GetPrintsTheRecordEveryPublicationAndHexBytes) {
+  record_spec("§5.1", "ADM-TOOL-2");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  const Bytes bytes = {0x00, 0xff, 0x10, 0xab};
+  SegmentMetadata paged = with_digest(base_metadata(), "digest-b");
+  paged.partition = "p2";
+  paged.row_cursor = "row-100";
+  const std::string id = store().put(base_metadata(), bytes, kNow).segment_id;
+  store().put(paged, bytes, kNow + kHour);
+
+  const ToolRun got = run({"get", id});
+  EXPECT_EQ(got.exit_code, 0) << got.err;
+  const Json json = got.json();
+  Json expected = record_to_json(store().get(id)->record);
+  expected["bytes"] = hex(bytes);
+  EXPECT_EQ(json, expected);
+
+  // The upstream names, in the upstream order, spelled out once here.
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : json.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"segmentId", "partition", "logEpoch", "table", "schemaVersion",
+                                "mediaType", "scopeDigest", "asOfCommitSeq", "rowCount",
+                                "rowCursor", "nextRowCursor", "byteLength", "createdAtMs",
+                                "expiresAtMs", "scopeDigests", "publications", "bytes"}));
+  EXPECT_EQ(json["partition"], "p2");  // the top level is the latest publisher
+  EXPECT_EQ(json["scopeDigests"], Json::array({"digest-b", "digest-a"}));
+  ASSERT_EQ(json["publications"].size(), 2u);
+  EXPECT_EQ(json["publications"][0]["partition"], "p");
+  EXPECT_EQ(json["publications"][0]["rowCursor"], nullptr);
+  EXPECT_EQ(json["publications"][1]["rowCursor"], "row-100");
+  EXPECT_EQ(json["publications"][1]["createdAtMs"], kNow + kHour);
+  EXPECT_EQ(json["bytes"], "00ff10ab");
+
+  const ToolRun without = run({"get", "--no-bytes", id});
+  EXPECT_EQ(without.exit_code, 0) << without.err;
+  expected.erase("bytes");
+  EXPECT_EQ(without.json(), expected);
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_3_GetOfAnUnknownOrMalformedIdPrintsNotFound) {
+  record_spec("§5.1", "ADM-TOOL-3");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  store().put(base_metadata(), payload("present"), kNow);
+  for (const std::string& id : {kAbsentId, std::string("sha256:short"), std::string("x'; --")}) {
+    const ToolRun got = run({"get", id});
+    EXPECT_EQ(got.exit_code, 1) << id;
+    EXPECT_EQ(got.json(), Json({{"error", {{"code", "not_found"}, {"segmentId", id}}}}));
+    EXPECT_EQ(got.err, "");
+  }
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_4_FindPrintsTheNarrowedLivePublicationOrFoundFalse) {
+  record_spec("§5.3", "ADM-TOOL-4");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  const SegmentMetadata b = with_digest(base_metadata(), "digest-b");
+  const std::string id = store().put(base_metadata(), payload("shared"), kNow).segment_id;
+  store().put(b, payload("shared"), kNow + kHour);
+
+  const std::string now = std::to_string(kNow + 2 * kHour);
+  const ToolRun found = run({"find", key_json(b).dump(), "--now", now});
+  EXPECT_EQ(found.exit_code, 0) << found.err;
+  const Json json = found.json();
+  EXPECT_EQ(json, record_to_json(*store().find(find_key_of(b), kNow + 2 * kHour)));
+  EXPECT_EQ(json["segmentId"], id);
+  EXPECT_EQ(json["scopeDigests"], Json::array({"digest-b"}));
+  EXPECT_EQ(json["createdAtMs"], kNow + kHour);  // the publication's own times
+  EXPECT_EQ(json["publications"].size(), 1u);
+
+  // Options may come first; a whole record is a key for its top level.
+  const ToolRun from_record =
+      run({"find", "--now", now, run({"get", "--no-bytes", id}).out});
+  EXPECT_EQ(from_record.exit_code, 0) << from_record.err;
+  EXPECT_EQ(from_record.json(), json);
+
+  SegmentMetadata other_epoch = b;
+  other_epoch.log_epoch = "epoch-2";
+  const std::string expired = std::to_string(kNow + kTtl);  // digest-a is expired then
+  for (const auto& [key, at] : {std::pair{key_json(other_epoch), now},
+                                std::pair{key_json(base_metadata()), expired}}) {
+    const ToolRun missing = run({"find", key.dump(), "--now", at});
+    EXPECT_EQ(missing.exit_code, 1) << key.dump() << " at " << at;
+    EXPECT_EQ(missing.out, "{\"found\":false}\n");
+  }
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_5_FindRefusesABadKeyOrNowNamingIt) {
+  record_spec("§5.3", "ADM-TOOL-5");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  store();  // creates the (empty) tables
+  const Json key = key_json(base_metadata());
+  const auto expect_refused = [&](const std::vector<std::string>& command,
+                                  const std::string& named) {
+    const ToolRun refused = run(command);
+    EXPECT_EQ(refused.exit_code, 2) << command.at(1);
+    EXPECT_EQ(refused.out, "");
+    EXPECT_THAT(refused.err, HasSubstr(named)) << command.at(1);
+  };
+  for (const auto& item : key.items()) {
+    Json missing = key;
+    missing.erase(item.key());
+    expect_refused({"find", missing.dump(), "--now", "1"}, "\"" + item.key() + "\" is missing");
+  }
+  const std::pair<const char*, Json> mistyped[] = {
+      {"schemaVersion", "1"},       {"asOfCommitSeq", 1.5},
+      {"asOfCommitSeq", 1LL << 53}, {"mediaType", "csv"},
+      {"partition", 7},             {"logEpoch", nullptr},
+  };
+  for (const auto& [field, value] : mistyped) {
+    Json bad = key;
+    bad[field] = value;
+    expect_refused({"find", bad.dump(), "--now", "1"}, std::string("\"") + field + "\"");
+  }
+  expect_refused({"find", "{\"partition\": ", "--now", "1"}, "not valid JSON");
+  expect_refused({"find", key.dump()}, "--now");
+  expect_refused({"find", key.dump(), "--now", "soon"}, "--now");
+  expect_refused({"find", key.dump(), "--now", "9007199254740992"}, "--now");
+  expect_refused({"find", "--now", "1"}, "KEY_JSON");
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_6_VerifyPassesACleanStoreAndListsLegacyRowsAsInformation) {
+  record_spec("§5.1", "ADM-TOOL-6");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  store();  // creates the (empty) tables
+  const ToolRun empty = run({"verify"});
+  EXPECT_EQ(empty.exit_code, 0) << empty.err;
+  EXPECT_EQ(empty.out,
+            "{\"segmentsChecked\":0,\"corrupt\":false,\"mismatchedIds\":[],\"orphanScopeIds\":[],"
+            "\"orphanPublicationIds\":[],\"legacyIds\":[]}\n");
+
+  const std::string a = store().put(base_metadata(), payload("a"), kNow).segment_id;
+  const std::string b = store().put(base_metadata(), Bytes{}, kNow).segment_id;
+  store().put(with_digest(base_metadata(), "digest-b"), payload("a"), kNow);
+  const ToolRun clean = run({"verify"});
+  EXPECT_EQ(clean.exit_code, 0) << clean.err;
+  EXPECT_EQ(clean.json()["segmentsChecked"], 2);
+  EXPECT_EQ(clean.json()["corrupt"], false);
+
+  // An intermediate-format row: scopes but no publication rows.
+  database().exec("DELETE FROM sync_segment_publications WHERE segment_id = '" + b + "'");
+  const ToolRun legacy = run({"verify"});
+  EXPECT_EQ(legacy.exit_code, 0) << "legacy rows are information, not corruption";
+  EXPECT_EQ(legacy.json()["legacyIds"], Json::array({b}));
+  EXPECT_EQ(legacy.json()["corrupt"], false);
+  EXPECT_EQ(legacy.json()["mismatchedIds"], Json::array());
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_7_VerifyReportsStoredBytesThatDoNotHashToTheirId) {
+  record_spec("§5.1", "ADM-TOOL-7");
+  SSP_REQUIRE_SQL("the corruption is an UPDATE of the stored bytes");
+  std::vector<std::string> ids;
+  for (const char* name : {"one", "two", "three", "four"}) {
+    ids.push_back(store().put(base_metadata(), payload(name), kNow).segment_id);
+  }
+  corrupt_bytes(ids[3]);
+  corrupt_bytes(ids[1]);
+  const ToolRun verify = run({"verify"});
+  EXPECT_EQ(verify.exit_code, 1) << verify.err;
+  const Json json = verify.json();
+  EXPECT_EQ(json["corrupt"], true);
+  EXPECT_EQ(json["segmentsChecked"], 4);
+  EXPECT_EQ(json["mismatchedIds"], Json::array({std::min(ids[1], ids[3]), std::max(ids[1], ids[3])}));
+  EXPECT_EQ(json["orphanScopeIds"], Json::array());
+  EXPECT_EQ(json["orphanPublicationIds"], Json::array());
+  EXPECT_EQ(json["legacyIds"], Json::array());
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_8_VerifyReportsSideTableRowsWithoutASegment) {
+  record_spec("§5.1", "ADM-TOOL-8");
+  SSP_REQUIRE_SQL("orphans are made by deleting rows");
+  const std::string kept = store().put(base_metadata(), payload("kept"), kNow).segment_id;
+  const std::string gone = store().put(base_metadata(), payload("gone"), kNow).segment_id;
+  database().exec("DELETE FROM sync_segments WHERE segment_id = '" + gone + "'");
+  database().exec("INSERT INTO sync_segment_scopes(segment_id, scope_digest) VALUES ('" +
+                  kAbsentId + "', 'digest-z')");
+  const ToolRun verify = run({"verify"});
+  EXPECT_EQ(verify.exit_code, 1) << verify.err;
+  const Json json = verify.json();
+  EXPECT_EQ(json["corrupt"], true);
+  EXPECT_EQ(json["segmentsChecked"], 1);
+  EXPECT_EQ(json["mismatchedIds"], Json::array());
+  EXPECT_EQ(json["orphanScopeIds"], Json::array({std::min(gone, kAbsentId), std::max(gone, kAbsentId)}));
+  EXPECT_EQ(json["orphanPublicationIds"], Json::array({gone}));
+  EXPECT_EQ(json["legacyIds"], Json::array());
+  EXPECT_EQ(run({"get", kept}).exit_code, 0);
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_9_NoCommandChangesAFreshOrMissingDatabase) {
+  record_spec("§5.1", "ADM-TOOL-9");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  // No segment tables yet: the tool must not create them.
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"stats"}, {"get", kAbsentId}, {"verify"},
+        {"find", key_json(base_metadata()).dump(), "--now", "1"}}) {
+    const ToolRun result = run(command);
+    if (backend() == Backend::sqlite) {
+      EXPECT_LT(result.exit_code, 2) << command[0] << ": " << result.err;
+    } else {
+      EXPECT_EQ(result.exit_code, 2) << command[0] << ": the schema has no tables";
+      EXPECT_THAT(result.err, HasSubstr("sync_segment")) << command[0];
+    }
+  }
+  if (backend() == Backend::sqlite) {
+    EXPECT_EQ(database().query_column("SELECT name FROM sqlite_master"),
+              std::vector<std::string>{});
+  }
+}
+
+// Seeds the harness database with 0.21-era rows without opening a store.
+class SspSegmentsToolLegacy : public SspSegmentsTool {
+ protected:
+  void insert_legacy_row(bool with_epoch) {
+    database().exec(std::string("INSERT INTO sync_segments(segment_id, partition, ") +
+                    (with_epoch ? "log_epoch, " : "") +
+                    "tbl, schema_version, media_type, scope_digest, as_of_commit_seq, row_count, "
+                    "row_cursor, next_row_cursor, byte_length, created_at_ms, expires_at_ms, "
+                    "bytes) VALUES ('" + kLegacyId + "', 'p', " + (with_epoch ? "'epoch-1', " : "") +
+                    "'tasks', 1, 'sqlite', 'digest-a', 42, 5, NULL, NULL, 3, " +
+                    std::to_string(kLegacyCreated) + ", " + std::to_string(kLegacyExpires) +
+                    ", x'010203')");
+  }
+
+  // Runs every command and returns their outputs, keyed by command.
+  std::map<std::string, ToolRun> run_every_command(const Json& key) {
+    std::map<std::string, ToolRun> runs;
+    runs["stats"] = run({"stats"});
+    runs["get"] = run({"get", kLegacyId});
+    runs["find"] = run({"find", key.dump(), "--now", std::to_string(kLegacyCreated + 1)});
+    runs["verify"] = run({"verify"});
+    return runs;
+  }
+
+  // After a real (read-write) open has upgraded the file, the store answers
+  // exactly what the tool printed before the upgrade.
+  void expect_answers_match_upgraded_store(const std::map<std::string, ToolRun>& runs,
+                                           const SegmentFindKey& key) {
+    SegmentStore& upgraded = store();
+    EXPECT_EQ(runs.at("stats").json(), stats_to_json(upgraded.stats()));
+    Json record = record_to_json(upgraded.get(kLegacyId)->record);
+    record["bytes"] = "010203";
+    EXPECT_EQ(runs.at("get").json(), record);
+    const auto found = upgraded.find(key, kLegacyCreated + 1);
+    EXPECT_EQ(runs.at("find").json(), found ? record_to_json(*found) : Json({{"found", false}}));
+  }
+};
+// SQLite only: 0.21 databases exist only as SQLite files (upstream had no
+// PostgreSQL segment store).
+INSTANTIATE_TEST_SUITE_P(, SspSegmentsToolLegacy, ::testing::Values(Backend::sqlite),
+                         backend_param_name);
+
+TEST_P(SspSegmentsToolLegacy, ADM_TOOL_10_A021DatabaseAnswersAsUpgradedAndStaysUnchanged) {
+  record_spec("§5.1", "ADM-TOOL-10");
+  database().exec(kDdl021);
+  insert_legacy_row(/*with_epoch=*/true);
+
+  const std::map<std::string, ToolRun> runs = run_every_command(key_json(base_metadata()));
+  for (const auto& [command, result] : runs) {
+    EXPECT_EQ(result.exit_code, 0) << command << ": " << result.err;
+  }
+  EXPECT_EQ(runs.at("get").json()["scopeDigests"], Json::array({"digest-a"}));
+  EXPECT_EQ(runs.at("get").json()["publications"][0]["expiresAtMs"], kLegacyExpires);
+  EXPECT_EQ(runs.at("find").json()["segmentId"], kLegacyId);
+  EXPECT_EQ(runs.at("verify").json()["legacyIds"], Json::array({kLegacyId}));
+  EXPECT_EQ(runs.at("verify").json()["corrupt"], false);
+  EXPECT_EQ(database().query_column("SELECT name FROM sqlite_master ORDER BY name"),
+            (std::vector<std::string>{"sqlite_autoindex_sync_segments_1", "sync_segments"}))
+      << "the side tables of the upgrade must not be created by the tool";
+
+  expect_answers_match_upgraded_store(runs, find_key_of(base_metadata()));
+}
+
+TEST_P(SspSegmentsToolLegacy, ADM_TOOL_11_APreEpochDatabaseAnswersWithAnEmptyEpoch) {
+  record_spec("§2.1", "ADM-TOOL-11");
+  database().exec(kDdlPreEpoch);
+  insert_legacy_row(/*with_epoch=*/false);
+  SegmentMetadata pre_epoch = base_metadata();
+  pre_epoch.log_epoch = "";
+
+  const std::map<std::string, ToolRun> runs = run_every_command(key_json(pre_epoch));
+  EXPECT_EQ(runs.at("get").exit_code, 0) << runs.at("get").err;
+  EXPECT_EQ(runs.at("get").json()["logEpoch"], "");
+  EXPECT_EQ(runs.at("get").json()["publications"][0]["logEpoch"], "");
+  EXPECT_EQ(runs.at("verify").exit_code, 0) << runs.at("verify").err;
+  EXPECT_EQ(database().query_column("SELECT count(*) FROM pragma_table_info('sync_segments') "
+                                    "WHERE name = 'log_epoch'"),
+            std::vector<std::string>{"0"})
+      << "the tool must not add the log_epoch column";
+
+  expect_answers_match_upgraded_store(runs, find_key_of(pre_epoch));
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_12_AnUnreachableDatabaseExitsTwoAndIsNotCreated) {
+  record_spec("§5.1", "ADM-TOOL-12");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  if (backend() == Backend::sqlite) {
+    const std::string missing = database().location().sqlite_path + ".missing";
+    const ToolRun result = run_tool({"--sqlite", missing, "stats"});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_THAT(result.err, HasSubstr(missing));
+    EXPECT_FALSE(std::filesystem::exists(missing)) << "a missing file must not be created";
+  } else {
+    const std::string schema = database().location().pg_schema + "_missing";
+    const ToolRun result =
+        run_tool({"--pg", database().location().pg_dsn, "--pg-schema", schema, "verify"});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(database().query_column("SELECT nspname FROM pg_namespace WHERE nspname = '" +
+                                      schema + "'"),
+              std::vector<std::string>{})
+        << "a missing schema must not be created";
+    const ToolRun unreachable =
+        run_tool({"--pg", "host=127.0.0.1 port=1 connect_timeout=5", "stats"});
+    EXPECT_EQ(unreachable.exit_code, 2);
+    EXPECT_THAT(unreachable.err, HasSubstr("cannot connect"));
+  }
+}
+
+TEST(SspSegmentsToolUsage, ADM_TOOL_13_UsageErrorsExitTwoNamingTheArgument) {
+  record_spec("§5.1", "ADM-TOOL-13");
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"stats"}, "--sqlite PATH or --pg DSN"},
+      {{}, "missing COMMAND"},
+      {{"--sqlite", "x.db", "frobnicate"}, "unknown command frobnicate"},
+      {{"--sqlite"}, "option --sqlite needs a value"},
+      {{"--mysql", "x", "stats"}, "unknown option --mysql"},
+      {{"--sqlite", "x.db", "--pg", "dsn", "stats"}, "exactly one of --sqlite and --pg"},
+      {{"--sqlite", "x.db", "--pg-schema", "s", "stats"}, "--pg-schema needs --pg"},
+      {{"--sqlite", "x.db", "get"}, "get: missing ID"},
+      {{"--sqlite", "x.db", "get", kAbsentId, "extra"}, "get: unexpected argument extra"},
+      {{"--sqlite", "x.db", "stats", "--verbose"}, "stats: unexpected option --verbose"},
+      {{"--sqlite", "x.db", "get", "--no-bytes", "--no-bytes", kAbsentId}, "given twice"},
+  };
+  for (const auto& [args, message] : cases) {
+    const ToolRun result = run_tool(args);
+    EXPECT_EQ(result.exit_code, 2) << message;
+    EXPECT_EQ(result.out, "") << message;
+    EXPECT_THAT(result.err, HasSubstr(message));
+  }
+  EXPECT_FALSE(std::filesystem::exists("x.db")) << "usage errors must not open anything";
+
+  const ToolRun help = run_tool({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* command : {"stats", "get ID [--no-bytes]", "find KEY_JSON --now MS", "verify"}) {
+    EXPECT_THAT(help.out, HasSubstr(command));
+  }
+}
+
+TEST(SegmentJson, ADM_TOOL_14_FindKeyFromJsonReadsTheSevenKeyFieldsAndNamesABadOne) {
+  record_spec("§5.3", "ADM-TOOL-14");
+  SegmentMetadata metadata = base_metadata();
+  metadata.row_cursor = "ignored";
+  const Json record = record_to_json(SegmentRecord{"sha256:x", metadata, {}, {}, 1, 2, 3});
+  EXPECT_EQ(find_key_from_json(record), find_key_of(metadata));
+  EXPECT_EQ(find_key_from_json_text(record.dump()), find_key_of(metadata));
+
+  Json rows = record;
+  rows["mediaType"] = "rows";
+  rows["asOfCommitSeq"] = (1LL << 53) - 1;
+  rows["schemaVersion"] = -((1LL << 53) - 1);
+  const SegmentFindKey key = find_key_from_json(rows);
+  EXPECT_EQ(key.media_type, MediaType::rows);
+  EXPECT_EQ(key.as_of_commit_seq, (1LL << 53) - 1);
+  EXPECT_EQ(key.schema_version, -((1LL << 53) - 1));
+
+  const auto message_for = [](const Json& bad) -> std::string {
+    try {
+      find_key_from_json(bad);
+    } catch (const InvalidArgument& error) {
+      return error.what();
+    }
+    return "accepted";
+  };
+  Json missing = record;
+  missing.erase("scopeDigest");
+  EXPECT_EQ(message_for(missing), "find key: field \"scopeDigest\" is missing");
+  Json unsigned_big = record;
+  unsigned_big["asOfCommitSeq"] = std::uint64_t{1} << 63;
+  EXPECT_THAT(message_for(unsigned_big), HasSubstr("\"asOfCommitSeq\" must be an integer"));
+  Json negative_big = record;
+  negative_big["schemaVersion"] = -(1LL << 53);
+  EXPECT_THAT(message_for(negative_big), HasSubstr("\"schemaVersion\" must be an integer"));
+  Json nul = record;
+  nul["table"] = std::string("ta\0sks", 6);
+  EXPECT_THAT(message_for(nul), HasSubstr("\"table\" must not contain U+0000"));
+  Json csv = record;
+  csv["mediaType"] = "csv";
+  EXPECT_EQ(message_for(csv), "find key: field \"mediaType\" must be \"rows\" or \"sqlite\"");
+  EXPECT_EQ(message_for(Json::array()), "find key: must be a JSON object");
+}
+
+}  // namespace
+}  // namespace ssp::harness
