@@ -14,6 +14,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "harness/fixture_files.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/segment_json.hpp"
@@ -26,27 +27,17 @@ namespace {
 using Json = nlohmann::ordered_json;
 using ::testing::HasSubstr;
 
-// The exact 0.21 table (design notes segments.md §2.1).
-constexpr const char* kDdl021 =
-    "CREATE TABLE IF NOT EXISTS sync_segments(segment_id TEXT PRIMARY KEY, partition TEXT NOT "
-    "NULL, log_epoch TEXT NOT NULL, tbl TEXT NOT NULL, schema_version INTEGER NOT NULL, "
-    "media_type TEXT NOT NULL, scope_digest TEXT NOT NULL, as_of_commit_seq INTEGER NOT NULL, "
-    "row_count INTEGER NOT NULL, row_cursor TEXT, next_row_cursor TEXT, byte_length INTEGER NOT "
-    "NULL, created_at_ms INTEGER NOT NULL, expires_at_ms INTEGER NOT NULL, bytes BLOB NOT NULL)";
-
-// The same table before the epoch column existed.
-constexpr const char* kDdlPreEpoch =
-    "CREATE TABLE IF NOT EXISTS sync_segments(segment_id TEXT PRIMARY KEY, partition TEXT NOT "
-    "NULL, tbl TEXT NOT NULL, schema_version INTEGER NOT NULL, media_type TEXT NOT NULL, "
-    "scope_digest TEXT NOT NULL, as_of_commit_seq INTEGER NOT NULL, row_count INTEGER NOT NULL, "
-    "row_cursor TEXT, next_row_cursor TEXT, byte_length INTEGER NOT NULL, created_at_ms INTEGER "
-    "NOT NULL, expires_at_ms INTEGER NOT NULL, bytes BLOB NOT NULL)";
-
-// Bytes 01 02 03 and their golden id (§5.1).
+// Row R of fixtures/segments-0.21/: bytes 01 02 03 (their golden id, §5.1),
+// digest-d, published at kNow with the default TTL; the fixture's second row
+// is a rows page.
 constexpr const char* kLegacyId =
     "sha256:039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81";
-constexpr std::int64_t kLegacyCreated = 1'000;
-constexpr std::int64_t kLegacyExpires = 1'000 + kTtl;
+constexpr const char* kLegacyPageId =
+    "sha256:3660315a9af3df255d8f19ab077e4797822b41488a0e2a04bc6af71213c23274";
+constexpr std::int64_t kLegacyCreated = kNow;
+constexpr std::int64_t kLegacyExpires = kNow + kTtl;
+
+SegmentMetadata legacy_metadata() { return with_digest(base_metadata(), "digest-d"); }
 
 // Why the memory backend is skipped.
 constexpr const char* kToolNeedsSql = "ssp-segments opens SQLite files and PostgreSQL schemas";
@@ -418,15 +409,8 @@ TEST_P(SspSegmentsTool, ADM_TOOL_9_NoCommandChangesAFreshOrMissingDatabase) {
 // Seeds the harness database with 0.21-era rows without opening a store.
 class SspSegmentsToolLegacy : public SspSegmentsTool {
  protected:
-  void insert_legacy_row(bool with_epoch) {
-    database().exec(std::string("INSERT INTO sync_segments(segment_id, partition, ") +
-                    (with_epoch ? "log_epoch, " : "") +
-                    "tbl, schema_version, media_type, scope_digest, as_of_commit_seq, row_count, "
-                    "row_cursor, next_row_cursor, byte_length, created_at_ms, expires_at_ms, "
-                    "bytes) VALUES ('" + kLegacyId + "', 'p', " + (with_epoch ? "'epoch-1', " : "") +
-                    "'tasks', 1, 'sqlite', 'digest-a', 42, 5, NULL, NULL, 3, " +
-                    std::to_string(kLegacyCreated) + ", " + std::to_string(kLegacyExpires) +
-                    ", x'010203')");
+  void seed(const std::string& fixture) {
+    database().exec(read_fixture("segments-0.21/" + fixture));
   }
 
   // Runs every command and returns their outputs, keyed by command.
@@ -459,30 +443,28 @@ INSTANTIATE_TEST_SUITE_P(, SspSegmentsToolLegacy, ::testing::Values(Backend::sql
 
 TEST_P(SspSegmentsToolLegacy, ADM_TOOL_10_A021DatabaseAnswersAsUpgradedAndStaysUnchanged) {
   record_spec("§5.1", "ADM-TOOL-10");
-  database().exec(kDdl021);
-  insert_legacy_row(/*with_epoch=*/true);
+  seed("normal.sql");
 
-  const std::map<std::string, ToolRun> runs = run_every_command(key_json(base_metadata()));
+  const std::map<std::string, ToolRun> runs = run_every_command(key_json(legacy_metadata()));
   for (const auto& [command, result] : runs) {
     EXPECT_EQ(result.exit_code, 0) << command << ": " << result.err;
   }
-  EXPECT_EQ(runs.at("get").json()["scopeDigests"], Json::array({"digest-a"}));
+  EXPECT_EQ(runs.at("get").json()["scopeDigests"], Json::array({"digest-d"}));
   EXPECT_EQ(runs.at("get").json()["publications"][0]["expiresAtMs"], kLegacyExpires);
   EXPECT_EQ(runs.at("find").json()["segmentId"], kLegacyId);
-  EXPECT_EQ(runs.at("verify").json()["legacyIds"], Json::array({kLegacyId}));
+  EXPECT_EQ(runs.at("verify").json()["legacyIds"], Json::array({kLegacyId, kLegacyPageId}));
   EXPECT_EQ(runs.at("verify").json()["corrupt"], false);
   EXPECT_EQ(database().query_column("SELECT name FROM sqlite_master ORDER BY name"),
             (std::vector<std::string>{"sqlite_autoindex_sync_segments_1", "sync_segments"}))
       << "the side tables of the upgrade must not be created by the tool";
 
-  expect_answers_match_upgraded_store(runs, find_key_of(base_metadata()));
+  expect_answers_match_upgraded_store(runs, find_key_of(legacy_metadata()));
 }
 
 TEST_P(SspSegmentsToolLegacy, ADM_TOOL_11_APreEpochDatabaseAnswersWithAnEmptyEpoch) {
   record_spec("§2.1", "ADM-TOOL-11");
-  database().exec(kDdlPreEpoch);
-  insert_legacy_row(/*with_epoch=*/false);
-  SegmentMetadata pre_epoch = base_metadata();
+  seed("pre_epoch.sql");
+  SegmentMetadata pre_epoch = legacy_metadata();
   pre_epoch.log_epoch = "";
 
   const std::map<std::string, ToolRun> runs = run_every_command(key_json(pre_epoch));
