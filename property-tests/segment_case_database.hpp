@@ -1,0 +1,33 @@
+// The database one RapidCheck case runs against: fresh for every case (and
+// every shrink attempt), so cases cannot see each other's segments.
+#pragma once
+
+#include <memory>
+
+#include "harness/backend.hpp"
+#include "harness/test_database.hpp"
+#include "ssp/segment_store.hpp"
+#include "ssp/segment_store_options.hpp"
+
+namespace ssp::properties {
+
+class CaseDatabase {
+ public:
+  // A new SQLite file or PostgreSQL schema; nothing for memory.
+  explicit CaseDatabase(harness::Backend backend);
+
+  harness::Backend backend() const { return backend_; }
+
+  // Whether a store opened later sees what an earlier one wrote (the
+  // candidate decides; memory stores start empty).
+  bool persists() const;
+
+  // A new store on a new connection, opened through the candidate under test.
+  std::unique_ptr<SegmentStore> open(const SegmentStoreOptions& options) const;
+
+ private:
+  harness::Backend backend_;
+  std::unique_ptr<harness::TestDatabase> database_;
+};
+
+}  // namespace ssp::properties

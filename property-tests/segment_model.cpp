@@ -1,0 +1,180 @@
+#include "segment_model.hpp"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ssp::properties {
+
+std::string model_content_address(const Bytes& bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
+    throw std::runtime_error("model_content_address: OpenSSL SHA-256 failed");
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id = "sha256:";
+  for (unsigned int i = 0; i < length; ++i) {
+    id.push_back(kHex[digest[i] >> 4]);
+    id.push_back(kHex[digest[i] & 0x0f]);
+  }
+  return id;
+}
+
+bool same_grant(const SegmentMetadata& a, const SegmentMetadata& b) {
+  SegmentMetadata a_without_count = a;
+  a_without_count.row_count = b.row_count;
+  return a_without_count == b;
+}
+
+bool answers_find(const SegmentPublication& publication, const SegmentFindKey& key,
+                  std::int64_t now_ms) {
+  const SegmentMetadata& m = publication.metadata;
+  return m.partition == key.partition && m.log_epoch == key.log_epoch && m.table == key.table &&
+         m.schema_version == key.schema_version && m.media_type == key.media_type &&
+         m.scope_digest == key.scope_digest && m.as_of_commit_seq == key.as_of_commit_seq &&
+         !m.row_cursor.has_value() && publication.expires_at_ms > now_ms;
+}
+
+bool SegmentStoreModel::collides(const std::string& segment_id, const Bytes& bytes) const {
+  const auto found = entries_.find(segment_id);
+  return found != entries_.end() && found->second.bytes != bytes;
+}
+
+std::optional<SegmentRecord> SegmentStoreModel::put(const std::string& segment_id,
+                                                    const SegmentMetadata& metadata,
+                                                    const Bytes& bytes, std::int64_t now_ms) {
+  if (collides(segment_id, bytes)) return std::nullopt;
+  const std::int64_t expiry = now_ms + ttl_ms_;
+  const auto byte_length = static_cast<std::int64_t>(bytes.size());
+
+  const auto [position, is_new] = entries_.try_emplace(segment_id);
+  Entry& entry = position->second;
+  if (is_new) {
+    entry.bytes = bytes;
+    entry.first_seen_ms = now_ms;
+    entry.last_expiry_ms = expiry;
+  } else {
+    entry.first_seen_ms = std::min(entry.first_seen_ms, now_ms);
+    entry.last_expiry_ms = std::max(entry.last_expiry_ms, expiry);
+  }
+
+  // D1, D2: every grant expired at now_ms is forgotten first, including an
+  // expired one under the incoming key, which then comes back as a new grant.
+  std::erase_if(entry.publications,
+                [now_ms](const SegmentPublication& p) { return p.expires_at_ms <= now_ms; });
+
+  bool republished = false;
+  for (SegmentPublication& publication : entry.publications) {
+    if (!same_grant(publication.metadata, metadata)) continue;
+    publication = SegmentPublication{metadata, byte_length,
+                                     std::min(publication.created_at_ms, now_ms),
+                                     std::max(publication.expires_at_ms, expiry)};
+    republished = true;
+  }
+  if (!republished) {
+    entry.publications.push_back(SegmentPublication{metadata, byte_length, now_ms, expiry});
+  }
+  entry.latest = metadata;
+  return record_of(segment_id, entry);
+}
+
+std::optional<StoredSegment> SegmentStoreModel::get(const std::string& segment_id) const {
+  const auto found = entries_.find(segment_id);
+  if (found == entries_.end()) return std::nullopt;
+  return StoredSegment{record_of(segment_id, found->second), found->second.bytes};
+}
+
+std::set<std::string> SegmentStoreModel::find_candidates(const SegmentFindKey& key,
+                                                         std::int64_t now_ms) const {
+  std::set<std::string> ids;
+  for (const auto& [id, entry] : entries_) {
+    for (const SegmentPublication& publication : entry.publications) {
+      if (answers_find(publication, key, now_ms)) ids.insert(id);
+    }
+  }
+  return ids;
+}
+
+std::optional<SegmentRecord> SegmentStoreModel::find(const SegmentFindKey& key,
+                                                     std::int64_t now_ms) const {
+  struct Hit {
+    const std::string* id;
+    const SegmentPublication* publication;
+  };
+  std::vector<Hit> hits;
+  for (const auto& [id, entry] : entries_) {
+    // Within one record the most recently appended answering grant counts.
+    const SegmentPublication* newest = nullptr;
+    for (const SegmentPublication& publication : entry.publications) {
+      if (answers_find(publication, key, now_ms)) newest = &publication;
+    }
+    if (newest != nullptr) hits.push_back(Hit{&id, newest});
+  }
+  if (hits.empty()) return std::nullopt;
+
+  // D5 across records: the longest-lived grant, then the most recently
+  // created one, then the smallest segment id.
+  const auto ranks_before = [](const Hit& a, const Hit& b) {
+    if (a.publication->expires_at_ms != b.publication->expires_at_ms) {
+      return a.publication->expires_at_ms > b.publication->expires_at_ms;
+    }
+    if (a.publication->created_at_ms != b.publication->created_at_ms) {
+      return a.publication->created_at_ms > b.publication->created_at_ms;
+    }
+    return *a.id < *b.id;
+  };
+  const Hit winner = *std::min_element(hits.begin(), hits.end(), ranks_before);
+
+  SegmentRecord narrowed;
+  narrowed.segment_id = *winner.id;
+  narrowed.metadata = winner.publication->metadata;
+  narrowed.scope_digests = {winner.publication->metadata.scope_digest};
+  narrowed.publications = {*winner.publication};
+  narrowed.byte_length = winner.publication->byte_length;
+  narrowed.created_at_ms = winner.publication->created_at_ms;
+  narrowed.expires_at_ms = winner.publication->expires_at_ms;
+  return narrowed;
+}
+
+SegmentStoreStats SegmentStoreModel::stats() const {
+  SegmentStoreStats stats;
+  for (const auto& [id, entry] : entries_) {
+    ++stats.count;
+    stats.bytes += static_cast<std::int64_t>(entry.bytes.size());
+    ++(entry.latest.media_type == MediaType::sqlite ? stats.sqlite_segments
+                                                    : stats.rows_segments);
+  }
+  return stats;
+}
+
+std::vector<std::string> SegmentStoreModel::ids() const {
+  std::vector<std::string> ids;
+  for (const auto& [id, entry] : entries_) ids.push_back(id);
+  return ids;
+}
+
+SegmentRecord SegmentStoreModel::record_of(const std::string& segment_id, const Entry& entry) {
+  // D4: the latest publisher's digest, then the other live grants' digests
+  // in ascending byte order, each once.
+  const std::string& primary = entry.latest.scope_digest;
+  std::set<std::string> others;
+  for (const SegmentPublication& publication : entry.publications) {
+    if (publication.metadata.scope_digest != primary) {
+      others.insert(publication.metadata.scope_digest);
+    }
+  }
+  SegmentRecord record;
+  record.segment_id = segment_id;
+  record.metadata = entry.latest;
+  record.scope_digests = {primary};
+  record.scope_digests.insert(record.scope_digests.end(), others.begin(), others.end());
+  record.publications = entry.publications;
+  record.byte_length = static_cast<std::int64_t>(entry.bytes.size());
+  record.created_at_ms = entry.first_seen_ms;
+  record.expires_at_ms = entry.last_expiry_ms;
+  return record;
+}
+
+}  // namespace ssp::properties

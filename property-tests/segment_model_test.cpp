@@ -1,0 +1,452 @@
+// PROP_MODEL (§5.1, §5.3, design notes segments.md §5 invariants 1–14):
+// random sequences of put / get / find / clock steps / reopen against every
+// backend, checked after every step against the independent model in
+// segment_model.hpp and against the invariants stated on the store alone.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/state.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "harness/segment_fixtures.hpp"
+#include "segment_case_database.hpp"
+#include "segment_describe.hpp"
+#include "segment_model.hpp"
+#include "segment_property_run.hpp"
+#include "ssp/errors.hpp"
+
+namespace ssp::properties {
+namespace {
+
+// Short enough that a few clock steps cross it, so prune-on-put, expiry
+// boundaries and non-monotonic clocks all happen within one sequence.
+constexpr std::int64_t kTtlMs = 100;
+constexpr std::int64_t kStartMs = harness::kNow;
+
+// The byte universe: three payloads (one empty) and a fourth that the
+// injected hasher sends to payload 0's address (invariant 12).
+constexpr int kPayloads = 4;
+constexpr int kColliding = 3;
+
+const Bytes& payload(int index) {
+  static const Bytes all[kPayloads] = {
+      harness::payload("alpha"), Bytes{}, Bytes{0x00, 0xff, 0x10, 0x7f},
+      harness::payload("collides with alpha")};
+  return all[index];
+}
+
+// The store's content addressing in this test: SHA-256, except that the
+// colliding payload lands on payload 0's id.
+std::string address_of(const Bytes& bytes) {
+  return model_content_address(bytes == payload(kColliding) ? payload(0) : bytes);
+}
+
+SegmentStoreOptions store_options() {
+  SegmentStoreOptions options;
+  options.ttl_ms = kTtlMs;
+  options.hasher = [](std::span<const std::uint8_t> bytes) {
+    return address_of(Bytes(bytes.begin(), bytes.end()));
+  };
+  return options;
+}
+
+// Every id get is asked about after each step: the payloads' addresses, one
+// well-formed id nothing hashes to, one malformed id.
+const std::vector<std::string>& observed_ids() {
+  static const std::vector<std::string> ids = {
+      address_of(payload(0)), address_of(payload(1)), address_of(payload(2)),
+      "sha256:" + std::string(64, '0'), "sha256:short"};
+  return ids;
+}
+
+// What the test knows besides the model: the clock, what the last successful
+// put of each id published (invariant 4), and since when each find key has
+// been observed absent without a put in between (invariant 10).
+struct ModelState {
+  SegmentStoreModel model{kTtlMs};
+  std::int64_t now = kStartMs;
+  bool persists = false;
+  std::map<std::string, SegmentMetadata> last_put;
+  std::map<std::string, std::int64_t> absent_since;  // describe(key) → earliest now
+};
+
+class StoreUnderTest {
+ public:
+  explicit StoreUnderTest(harness::Backend backend)
+      : database_(backend), store_(database_.open(store_options())) {}
+
+  SegmentStore& store() { return *store_; }
+
+  // Drops the store (its connection) and opens a new one over the database.
+  void reopen() {
+    store_.reset();
+    store_ = database_.open(store_options());
+  }
+
+ private:
+  CaseDatabase database_;
+  std::unique_ptr<SegmentStore> store_;
+};
+
+using Command = rc::state::Command<ModelState, StoreUnderTest>;
+
+// ---- the universe of contexts -------------------------------------------
+
+rc::Gen<SegmentMetadata> any_metadata() {
+  using Cursor = std::optional<std::string>;
+  return rc::gen::build<SegmentMetadata>(
+      rc::gen::set(&SegmentMetadata::partition, rc::gen::element<std::string>("p1", "p2")),
+      rc::gen::set(&SegmentMetadata::log_epoch, rc::gen::element<std::string>("e1", "e2")),
+      rc::gen::set(&SegmentMetadata::table, rc::gen::element<std::string>("tasks", "docs")),
+      rc::gen::set(&SegmentMetadata::schema_version, rc::gen::element<std::int64_t>(1, 2)),
+      rc::gen::set(&SegmentMetadata::media_type,
+                   rc::gen::element(MediaType::sqlite, MediaType::rows)),
+      rc::gen::set(&SegmentMetadata::scope_digest,
+                   rc::gen::element<std::string>("d1", "d2", "d3")),
+      rc::gen::set(&SegmentMetadata::as_of_commit_seq, rc::gen::element<std::int64_t>(1, 2, 3)),
+      rc::gen::set(&SegmentMetadata::row_count, rc::gen::element<std::int64_t>(5, 7)),
+      rc::gen::set(&SegmentMetadata::row_cursor, rc::gen::element(Cursor{}, Cursor{"c1"})),
+      rc::gen::set(&SegmentMetadata::next_row_cursor, rc::gen::element(Cursor{}, Cursor{"c2"})));
+}
+
+// Every publication's metadata in the model, in a stable order.
+std::vector<SegmentMetadata> known_metadata(const ModelState& s) {
+  std::vector<SegmentMetadata> known;
+  for (const std::string& id : s.model.ids()) {
+    const std::optional<StoredSegment> stored = s.model.get(id);
+    for (const SegmentPublication& p : stored->record.publications) {
+      known.push_back(p.metadata);
+    }
+  }
+  return known;
+}
+
+// The distinct find keys of every publication in the model, in a stable order.
+std::vector<SegmentFindKey> known_keys(const ModelState& s) {
+  std::vector<SegmentFindKey> keys;
+  std::set<std::string> seen;
+  for (const SegmentMetadata& m : known_metadata(s)) {
+    const SegmentFindKey key = find_key_of(m);
+    if (seen.insert(describe(key)).second) keys.push_back(key);
+  }
+  return keys;
+}
+
+// Metadata for a put. A fresh context rarely meets an existing one in this
+// universe, so half the time take a known context and either keep its grant
+// (re-publication in place, either row count) or change one field of it
+// (a neighbouring grant: same find key with another next cursor, another
+// digest, pin, epoch or table).
+SegmentMetadata pick_metadata(const ModelState& s) {
+  enum class Pick { fresh, same_grant, neighbour };
+  const std::vector<SegmentMetadata> known = known_metadata(s);
+  const Pick pick = known.empty() ? Pick::fresh
+                                  : *rc::gen::weightedElement<Pick>({{2, Pick::fresh},
+                                                                     {1, Pick::same_grant},
+                                                                     {1, Pick::neighbour}});
+  if (pick == Pick::fresh) return *any_metadata();
+  SegmentMetadata chosen = *rc::gen::elementOf(known);
+  const SegmentMetadata other = *any_metadata();
+  chosen.row_count = other.row_count;
+  if (pick == Pick::neighbour) {
+    switch (*rc::gen::inRange(0, 5)) {
+      case 0: chosen.next_row_cursor = other.next_row_cursor; break;
+      case 1: chosen.scope_digest = other.scope_digest; break;
+      case 2: chosen.as_of_commit_seq = other.as_of_commit_seq; break;
+      case 3: chosen.log_epoch = other.log_epoch; break;
+      default: chosen.table = other.table; break;
+    }
+  }
+  return chosen;
+}
+
+// A find key: mostly one some publication was put under, sometimes any.
+SegmentFindKey pick_key(const ModelState& s) {
+  const std::vector<SegmentFindKey> known = known_keys(s);
+  const bool known_key = !known.empty() && *rc::gen::weightedElement<bool>({{1, false}, {3, true}});
+  return known_key ? *rc::gen::elementOf(known) : find_key_of(*any_metadata());
+}
+
+// ---- checks --------------------------------------------------------------
+
+void expect_same(const std::optional<SegmentRecord>& store, const std::optional<SegmentRecord>& model,
+                 const std::string& what) {
+  if (store == model) return;
+  const auto text = [](const std::optional<SegmentRecord>& r) {
+    return r ? describe(*r, kStartMs) : std::string("absent");
+  };
+  RC_FAIL(what + " differs from the model\n  store: " + text(store) + "\n  model: " + text(model));
+}
+
+// Invariants 2 and 3 on one record written by puts of this test.
+void check_record_shape(const SegmentRecord& record) {
+  const auto& pubs = record.publications;
+  for (std::size_t i = 0; i < pubs.size(); ++i) {
+    for (std::size_t j = i + 1; j < pubs.size(); ++j) {
+      RC_ASSERT(!same_grant(pubs[i].metadata, pubs[j].metadata));  // 2: unique keys
+    }
+  }
+  RC_ASSERT(!record.scope_digests.empty());
+  RC_ASSERT(record.scope_digests.front() == record.metadata.scope_digest);  // 3: primary first
+  const std::set<std::string> view(record.scope_digests.begin(), record.scope_digests.end());
+  RC_ASSERT(view.size() == record.scope_digests.size());  // 3: no duplicates
+  std::set<std::string> carried;
+  for (const SegmentPublication& p : pubs) carried.insert(p.metadata.scope_digest);
+  RC_ASSERT(view == carried);  // 3: the digests of the publications, no more
+}
+
+// find(key, now): invariants 8 (soundness), 9 (completeness and the D5
+// winner) and 10 (no reappearance without a put since an absent answer).
+void check_find(const ModelState& expected, const std::map<std::string, std::int64_t>& absent_before,
+                const SegmentFindKey& key, SegmentStore& store) {
+  const std::int64_t now = expected.now;
+  const std::optional<SegmentRecord> found = store.find(key, now);
+  const std::set<std::string> candidates = expected.model.find_candidates(key, now);
+  RC_ASSERT(found.has_value() == !candidates.empty());  // 9
+
+  const auto absent = absent_before.find(describe(key));
+  if (absent != absent_before.end() && now >= absent->second) {
+    RC_ASSERT(!found.has_value());  // 10
+  }
+  if (!found) return;
+
+  RC_ASSERT(candidates.count(found->segment_id) == 1u);  // 9: from the candidate set
+  RC_ASSERT(found->publications.size() == 1u);           // 8: narrowed
+  const SegmentPublication& p = found->publications.front();
+  RC_ASSERT(answers_find(p, key, now));  // 8: 7 key fields, null cursor, live
+  RC_ASSERT(found->scope_digests == std::vector<std::string>{key.scope_digest});
+  RC_ASSERT(found->metadata == p.metadata);
+  RC_ASSERT(found->byte_length == p.byte_length);
+  RC_ASSERT(found->created_at_ms == p.created_at_ms);
+  RC_ASSERT(found->expires_at_ms == p.expires_at_ms);
+  const std::optional<StoredSegment> owner = store.get(found->segment_id);
+  RC_ASSERT(owner.has_value());
+  const auto& owned = owner->record.publications;
+  RC_ASSERT(std::find(owned.begin(), owned.end(), p) != owned.end());  // 8: a real grant
+
+  expect_same(found, expected.model.find(key, now), "find " + describe(key));  // 9: D5
+}
+
+// After every step: get, stats and find over the whole observable state.
+// `absent_before` is the absence log as it stood before the step (empty
+// after a successful put, which may legitimately make a key findable).
+void check_state(const ModelState& expected,
+                 const std::map<std::string, std::int64_t>& absent_before,
+                 StoreUnderTest& sut, const std::vector<SegmentFindKey>& extra_keys = {}) {
+  SegmentStore& store = sut.store();
+  SegmentStoreStats summed;
+  for (const std::string& id : observed_ids()) {
+    const std::optional<StoredSegment> got = store.get(id);
+    const std::optional<StoredSegment> want = expected.model.get(id);
+    RC_ASSERT(got.has_value() == want.has_value());  // 11: nothing put is ever lost
+    if (!got) continue;
+    RC_ASSERT(address_of(got->bytes) == id);  // 1: content address (under the injected hasher)
+    check_record_shape(got->record);          // 2, 3
+    RC_ASSERT(got->record.metadata == expected.last_put.at(id));  // 4: latest publisher
+    RC_ASSERT(got->record.byte_length == static_cast<std::int64_t>(got->bytes.size()));
+    expect_same(got->record, want->record, "get " + id);  // 14
+    RC_ASSERT(got->bytes == want->bytes);
+
+    ++summed.count;
+    summed.bytes += got->record.byte_length;
+    ++(got->record.metadata.media_type == MediaType::sqlite ? summed.sqlite_segments
+                                                            : summed.rows_segments);
+  }
+  const SegmentStoreStats stats = store.stats();
+  RC_ASSERT(stats == summed);                  // 13: stats describe what get shows
+  RC_ASSERT(stats == expected.model.stats());  // 14
+
+  std::vector<SegmentFindKey> keys = known_keys(expected);
+  keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
+  for (const SegmentFindKey& key : keys) check_find(expected, absent_before, key, store);
+}
+
+// Records, for the keys check_state asks about, which are absent at s.now.
+void log_absences(ModelState& s, const std::vector<SegmentFindKey>& extra_keys = {}) {
+  std::vector<SegmentFindKey> keys = known_keys(s);
+  keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
+  for (const SegmentFindKey& key : keys) {
+    if (s.model.find(key, s.now)) continue;
+    const auto [entry, inserted] = s.absent_since.try_emplace(describe(key), s.now);
+    if (!inserted) entry->second = std::min(entry->second, s.now);
+  }
+}
+
+// Invariants 5–7 on the record a successful put returned, against the
+// record as it stood before the put.
+void check_put_effects(const std::optional<SegmentRecord>& before, const SegmentRecord& after,
+                       const SegmentMetadata& metadata, std::int64_t now) {
+  const SegmentPublication* own = nullptr;
+  std::vector<SegmentPublication> others;
+  for (const SegmentPublication& p : after.publications) {
+    RC_ASSERT(p.expires_at_ms > now);  // 5: post-put liveness (ttl > 0)
+    if (same_grant(p.metadata, metadata)) {
+      RC_ASSERT(own == nullptr);
+      own = &p;
+    } else {
+      others.push_back(p);
+    }
+  }
+  RC_ASSERT(own != nullptr);
+
+  std::optional<SegmentPublication> previous;
+  std::vector<SegmentPublication> untouched;  // what non-interference allows to remain
+  if (before) {
+    for (const SegmentPublication& p : before->publications) {
+      if (p.expires_at_ms <= now) continue;  // pruned (D1, D2)
+      if (same_grant(p.metadata, metadata)) {
+        previous = p;
+      } else {
+        untouched.push_back(p);
+      }
+    }
+  }
+  // 6: own lifetime
+  RC_ASSERT(own->metadata == metadata);
+  RC_ASSERT(own->expires_at_ms ==
+            std::max(previous ? previous->expires_at_ms : now + kTtlMs, now + kTtlMs));
+  RC_ASSERT(own->created_at_ms == std::min(previous ? previous->created_at_ms : now, now));
+  // 7: non-interference, order kept
+  RC_ASSERT(others == untouched);
+}
+
+// ---- commands ------------------------------------------------------------
+
+struct Put : Command {
+  int payload_index;
+  SegmentMetadata metadata;
+
+  explicit Put(const ModelState& s)
+      : payload_index(*rc::gen::weightedElement<int>({{3, 0}, {3, 1}, {3, 2}, {1, kColliding}})),
+        metadata(pick_metadata(s)) {}
+
+  std::string id() const { return address_of(payload(payload_index)); }
+
+  void apply(ModelState& s) const override {
+    if (!s.model.put(id(), metadata, payload(payload_index), s.now)) return;
+    s.last_put[id()] = metadata;
+    s.absent_since.clear();
+    log_absences(s, {find_key_of(metadata)});
+  }
+
+  void run(const ModelState& s0, StoreUnderTest& sut) const override {
+    const ModelState s1 = nextState(s0);
+    const Bytes& bytes = payload(payload_index);
+    if (s0.model.collides(id(), bytes)) {
+      // 12: refused, naming the id; the state check below proves nothing changed.
+      try {
+        sut.store().put(metadata, bytes, s0.now);
+        RC_FAIL("a put of different bytes under a stored id was accepted (§5.1)");
+      } catch (const SegmentCollision& collision) {
+        RC_ASSERT(collision.segment_id() == id());
+      }
+      check_state(s1, s0.absent_since, sut, {find_key_of(metadata)});
+      return;
+    }
+    const SegmentRecord returned = sut.store().put(metadata, bytes, s0.now);
+    expect_same(returned, s1.model.get(id())->record, "the record put returned");
+    const std::optional<StoredSegment> before = s0.model.get(id());
+    check_put_effects(before ? std::optional(before->record) : std::nullopt, returned, metadata,
+                      s0.now);
+    check_state(s1, {}, sut, {find_key_of(metadata)});
+  }
+
+  void show(std::ostream& os) const override {
+    os << "put(payload " << payload_index << (payload_index == kColliding ? " (colliding)" : "")
+       << ", " << describe(metadata) << ") at now";
+  }
+};
+
+struct Get : Command {
+  std::string id = *rc::gen::elementOf(observed_ids());
+
+  void run(const ModelState& s0, StoreUnderTest& sut) const override {
+    const std::optional<StoredSegment> got = sut.store().get(id);
+    const std::optional<StoredSegment> want = s0.model.get(id);
+    expect_same(got ? std::optional(got->record) : std::nullopt,
+                want ? std::optional(want->record) : std::nullopt, "get " + id);
+    check_state(s0, s0.absent_since, sut);
+  }
+
+  void show(std::ostream& os) const override { os << "get(" << id << ")"; }
+};
+
+struct Find : Command {
+  SegmentFindKey key;
+
+  explicit Find(const ModelState& s) : key(pick_key(s)) {}
+
+  void apply(ModelState& s) const override { log_absences(s, {key}); }
+
+  void run(const ModelState& s0, StoreUnderTest& sut) const override {
+    check_state(s0, s0.absent_since, sut, {key});
+  }
+
+  void show(std::ostream& os) const override { os << "find(" << describe(key) << ") at now"; }
+};
+
+// Moves the caller's clock by `step` ms; nothing else changes.
+struct ClockStep : Command {
+  std::string name;
+  std::int64_t step;
+
+  ClockStep(std::string name, std::int64_t step) : name(std::move(name)), step(step) {}
+
+  void apply(ModelState& s) const override {
+    s.now += step;
+    log_absences(s);
+  }
+
+  void run(const ModelState& s0, StoreUnderTest& sut) const override {
+    check_state(nextState(s0), s0.absent_since, sut);
+  }
+
+  void show(std::ostream& os) const override { os << name << "(" << step << ")"; }
+};
+
+// The clock moves forward, often by exactly the TTL or one off it.
+struct Advance : ClockStep {
+  Advance()
+      : ClockStep("advance", *rc::gen::weightedOneOf<std::int64_t>(
+                                 {{1, rc::gen::element<std::int64_t>(0, 1, kTtlMs - 1, kTtlMs,
+                                                                     kTtlMs + 1)},
+                                  {2, rc::gen::inRange<std::int64_t>(0, 2 * kTtlMs + 1)}})) {}
+};
+
+// The caller's clock is not monotonic: now jumps, backwards as well.
+struct Jump : ClockStep {
+  Jump() : ClockStep("jump", *rc::gen::inRange<std::int64_t>(-3 * kTtlMs, 3 * kTtlMs + 1)) {}
+};
+
+// A new store over the same database, as a restarted process would open it.
+struct Reopen : Command {
+  explicit Reopen(const ModelState& s) { RC_PRE(s.persists); }
+
+  void run(const ModelState& s0, StoreUnderTest& sut) const override {
+    sut.reopen();
+    check_state(s0, s0.absent_since, sut);
+  }
+
+  void show(std::ostream& os) const override { os << "reopen()"; }
+};
+
+class PropModel : public harness::SegmentStoreTest {};
+SSP_ALL_BACKENDS(PropModel);
+
+TEST_P(PropModel, PROP_MODEL_StoreMatchesModel) {
+  harness::record_spec("§5.1", "PROP_MODEL");
+  check_property(backend(), [backend = backend()] {
+    StoreUnderTest sut(backend);
+    ModelState initial;
+    initial.persists = harness::current_candidate().persists(backend);
+    // Repetition weighs the choice: puts and finds are the interesting steps.
+    rc::state::check(initial, sut,
+                     rc::state::gen::execOneOfWithArgs<Put, Put, Put, Find, Find, Get, Advance,
+                                                       Advance, Jump, Reopen>());
+  });
+}
+
+}  // namespace
+}  // namespace ssp::properties
