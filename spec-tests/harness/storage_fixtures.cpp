@@ -39,6 +39,26 @@ ServerSchema example_schema() {
   return ServerSchema{3, {tasks, notes}};
 }
 
+ServerSchema schema_of(
+    std::int64_t version,
+    const std::vector<std::pair<std::string, std::vector<storage::ColumnLayout>>>& tables) {
+  ServerSchema schema{version, {}};
+  for (const auto& [name, columns] : tables) {
+    TableSchema table;
+    table.name = name;
+    for (const auto& column : columns) {
+      table.columns.push_back({column.name, column.type, column.nullable,
+                               column.type == ColumnType::crdt ? std::optional<std::string>("crdt")
+                                                               : std::nullopt,
+                               false, {}});
+    }
+    table.primary_key = columns.front().name;
+    table.scopes = {{"k:{" + columns.front().name + "}", std::nullopt}};
+    schema.tables.push_back(std::move(table));
+  }
+  return schema;
+}
+
 CompiledSchema example_compiled() { return storage::compile_schema(example_schema()); }
 
 CompiledSchema compiled(ServerSchema schema, std::int64_t version) {

@@ -31,6 +31,12 @@ storage::CompiledSchema example_compiled();
 storage::CompiledSchema compiled(storage::ServerSchema schema, std::int64_t version);
 storage::CompiledSchema compiled(const storage::ServerSchema& schema);
 
+// A schema of plain tables: each named table with the given columns, keyed
+// and scoped on its first column ("k:{<first>}"), default materialize.
+storage::ServerSchema schema_of(
+    std::int64_t version,
+    const std::vector<std::pair<std::string, std::vector<storage::ColumnLayout>>>& tables);
+
 // A tasks row of the example schema (payload encoded, scopes from project_id).
 storage::StoredRow task_row(const std::string& id, const std::string& project,
                             std::optional<std::string> title, bool done,
