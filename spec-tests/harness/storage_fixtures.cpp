@@ -132,9 +132,9 @@ std::unique_ptr<storage::ServerStorage> StorageTest::open_on(
   return candidate().open_server_storage(other.location(), options);
 }
 
-std::string StorageTest::marker() { return marker_of(*database_); }
+std::string StorageTest::marker() { return marker_text(*database_); }
 
-std::string StorageTest::marker_of(TestDatabase& db) {
+std::string marker_text(TestDatabase& db) {
   if (db.column_names("sync_schema_meta").empty()) return "";
   const auto rows = db.query_column(
       "SELECT CAST(schema_version AS TEXT) || '|' || layouts FROM sync_schema_meta WHERE id = 1");

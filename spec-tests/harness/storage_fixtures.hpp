@@ -46,6 +46,10 @@ storage::StoredRow task_row(const std::string& id, const std::string& project,
 // SchemaRefusal (any other exception propagates).
 std::optional<storage::SchemaRefusal> refusal_of(const std::function<void()>& action);
 
+// The marker row of `db` as "version|layouts", or "" when the row or the
+// table is absent.
+std::string marker_text(TestDatabase& db);
+
 // The text of a file (fixtures, schemas). Throws when it cannot be read.
 std::string read_text_file(const std::string& path);
 
@@ -77,10 +81,8 @@ class StorageTest : public ::testing::TestWithParam<Backend> {
 
   // dump_all_tables() of this database.
   std::string dump() { return database_->dump_all_tables(); }
-  // The marker row of `db` (default: this test's) as "version|layouts", or ""
-  // when the row or the table is absent.
+  // marker_text of this test's database.
   std::string marker();
-  static std::string marker_of(TestDatabase& db);
 
  private:
   std::unique_ptr<TestDatabase> database_;

@@ -122,13 +122,17 @@ void SqliteTestDatabase::drop_column(const std::string& table, const std::string
   std::string definitions;
   std::string kept;
   std::vector<std::string> key;
+  bool key_column_dropped = false;  // then the key goes too, as on PostgreSQL
   sqlite3_stmt* stmt = nullptr;
   const std::string info = "SELECT name, type, \"notnull\", pk FROM pragma_table_info(" +
                            sql_literal(table) + ") ORDER BY cid";
   check(db_, sqlite3_prepare_v2(db_, info.c_str(), -1, &stmt, nullptr), "prepare " + info);
   while (sqlite3_step(stmt) == SQLITE_ROW) {
     const std::string name = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
-    if (name == column) continue;
+    if (name == column) {
+      key_column_dropped = sqlite3_column_int(stmt, 3) != 0;
+      continue;
+    }
     const std::string type = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
     definitions += (definitions.empty() ? "" : ", ") + sql_identifier(name) + " " + type +
                    (sqlite3_column_int(stmt, 2) ? " NOT NULL" : "");
@@ -136,7 +140,7 @@ void SqliteTestDatabase::drop_column(const std::string& table, const std::string
     if (sqlite3_column_int(stmt, 3)) key.push_back(sql_identifier(name));
   }
   sqlite3_finalize(stmt);
-  if (!key.empty()) {
+  if (!key.empty() && !key_column_dropped) {
     std::string joined;
     for (const auto& name : key) joined += (joined.empty() ? "" : ", ") + name;
     definitions += ", PRIMARY KEY (" + joined + ")";
