@@ -68,7 +68,8 @@ std::string transcript(harness::TestDatabase& db, harness::Candidate& candidate,
     for (const GeneratedRow& write : step.writes) {
       try {
         storage->upsert_row(write.partition, write.table, write.row);
-        out << "upsert " << write.partition << "/" << write.table << "/" << write.row.row_id << "\n";
+        out << "upsert " << write.partition << "/" << write.table << "/" << write.row.row_id
+            << "\n";
       } catch (const storage::RowDecodeError& error) {
         out << "upsert refused: " << error.what() << "\n";
       } catch (const StorageError&) {
@@ -87,7 +88,8 @@ std::string transcript(harness::TestDatabase& db, harness::Candidate& candidate,
         for (const auto& [variable, value] : row->scopes) out << " " << variable << "=" << value;
         const auto* table = schema.find(probe.table);
         if (table->materialized) {
-          const auto projection = *storage->read_projection(probe.partition, probe.table, probe.row.row_id);
+          const auto projection =
+              *storage->read_projection(probe.partition, probe.table, probe.row.row_id);
           for (std::size_t i = 0; i < projection.size(); ++i) {
             out << " | " << render(projection[i], table->columns()[i].type);
           }
@@ -108,29 +110,32 @@ INSTANTIATE_TEST_SUITE_P(, BackendEquivalence, ::testing::Values(Backend::postgr
 
 TEST_P(BackendEquivalence, INV_12_SqliteAndPostgresAgreeOnEveryObservableResult) {
   record_spec("§2.4", "INV-12");
-  check_property([this] {
-    const auto first = *gen_schema();
-    std::vector<Step> steps = {{first, *gen_rows(compile_schema(first))}};
-    storage::ServerSchema current = first;
-    for (int n = *rc::gen::inRange(1, 4); n > 0; --n) {
-      const std::string kind =
-          *rc::gen::elementOf(std::vector<std::string>{"bump", "break", "drift", "reopen", "older"});
-      storage::ServerSchema next = current;
-      if (kind == "bump") next = (*gen_append_only_evolution(current)).first;
-      if (kind == "break") next = (*gen_breaking_evolution(current)).first;
-      if (kind == "drift") next = (*gen_layout_mutation(current)).first;
-      if (kind == "older") next.version -= 1;
-      steps.push_back({next, *gen_rows(compile_schema(next))});
-      if (kind == "bump") current = next;
-    }
-    std::vector<GeneratedRow> probes;
-    for (const Step& step : steps) probes.insert(probes.end(), step.writes.begin(), step.writes.end());
-    auto sqlite = harness::create_test_database(Backend::sqlite);
-    auto postgres = harness::create_test_database(Backend::postgres);
-    const std::string on_sqlite = transcript(*sqlite, candidate(), steps, probes);
-    const std::string on_postgres = transcript(*postgres, candidate(), steps, probes);
-    RC_ASSERT(on_sqlite == on_postgres);
-  }, 15);
+  check_property(
+      [this] {
+        const auto first = *gen_schema();
+        std::vector<Step> steps = {{first, *gen_rows(compile_schema(first))}};
+        storage::ServerSchema current = first;
+        for (int n = *rc::gen::inRange(1, 4); n > 0; --n) {
+          const std::string kind = *rc::gen::elementOf(
+              std::vector<std::string>{"bump", "break", "drift", "reopen", "older"});
+          storage::ServerSchema next = current;
+          if (kind == "bump") next = (*gen_append_only_evolution(current)).first;
+          if (kind == "break") next = (*gen_breaking_evolution(current)).first;
+          if (kind == "drift") next = (*gen_layout_mutation(current)).first;
+          if (kind == "older") next.version -= 1;
+          steps.push_back({next, *gen_rows(compile_schema(next))});
+          if (kind == "bump") current = next;
+        }
+        std::vector<GeneratedRow> probes;
+        for (const Step& step : steps)
+          probes.insert(probes.end(), step.writes.begin(), step.writes.end());
+        auto sqlite = harness::create_test_database(Backend::sqlite);
+        auto postgres = harness::create_test_database(Backend::postgres);
+        const std::string on_sqlite = transcript(*sqlite, candidate(), steps, probes);
+        const std::string on_postgres = transcript(*postgres, candidate(), steps, probes);
+        RC_ASSERT(on_sqlite == on_postgres);
+      },
+      15);
 }
 
 }  // namespace

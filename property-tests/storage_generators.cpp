@@ -14,17 +14,25 @@ using storage::Index;
 using storage::ServerSchema;
 using storage::TableSchema;
 
-const std::vector<std::string> kTableNames = {"t_alpha", "t_beta", "items",     "orders",
-                                              "2024",    "__proto__", "constructor",
-                                              "quo\"te", "t\xc3\xa2" "che", "x y"};
-const std::vector<std::string> kColumnNames = {"title", "done",  "count", "ratio", "meta",
-                                               "blob",  "doc",   "att",   "c\"q",  "\xc3\xbcn",
-                                               "k 2",   "2",     "col_a", "col_b"};
+const std::vector<std::string> kTableNames = {"t_alpha",
+                                              "t_beta",
+                                              "items",
+                                              "orders",
+                                              "2024",
+                                              "__proto__",
+                                              "constructor",
+                                              "quo\"te",
+                                              "t\xc3\xa2"
+                                              "che",
+                                              "x y"};
+const std::vector<std::string> kColumnNames = {"title", "done", "count", "ratio", "meta",
+                                               "blob",  "doc",  "att",   "c\"q",  "\xc3\xbcn",
+                                               "k 2",   "2",    "col_a", "col_b"};
 const std::vector<std::string> kIndexNames = {
     "ix_a", "ix_b", "ix_c", "index_with_a_rather_long_declared_name_that_cannot_fit_in_pg"};
-const std::vector<ColumnType> kTypes = {ColumnType::string, ColumnType::integer, ColumnType::floating,
-                                        ColumnType::boolean, ColumnType::json, ColumnType::bytes,
-                                        ColumnType::blob_ref, ColumnType::crdt};
+const std::vector<ColumnType> kTypes = {
+    ColumnType::string, ColumnType::integer, ColumnType::floating, ColumnType::boolean,
+    ColumnType::json,   ColumnType::bytes,   ColumnType::blob_ref, ColumnType::crdt};
 const std::string kBlobId = "sha256:" + std::string(64, 'c');
 
 // A random subset of `pool` of `count` elements, in random order.
@@ -79,7 +87,8 @@ TableSchema gen_table(const std::string& name) {
   table.primary_key = "id";
   table.scopes = {{"k:{id}", std::nullopt}};
   table.indexes = gen_indexes(table);
-  table.materialize = *rc::gen::elementOf(std::vector<std::optional<bool>>{std::nullopt, true, false});
+  table.materialize =
+      *rc::gen::elementOf(std::vector<std::optional<bool>>{std::nullopt, true, false});
   return table;
 }
 
@@ -126,21 +135,23 @@ storage::RowValue gen_value(const Column& column) {
       return *rc::gen::elementOf(std::vector<std::string>{"", "a", "h\xc3\xa9llo", "quo'te",
                                                           "line\nbreak", "\xe2\x9c\x93"});
     case ColumnType::integer:
-      return *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(-storage::kMaxSafeInteger,
-                                                            storage::kMaxSafeInteger),
-                             rc::gen::elementOf(std::vector<std::int64_t>{
-                                 storage::kMaxSafeInteger, -storage::kMaxSafeInteger, 0}));
+      return *rc::gen::oneOf(
+          rc::gen::inRange<std::int64_t>(-storage::kMaxSafeInteger, storage::kMaxSafeInteger),
+          rc::gen::elementOf(
+              std::vector<std::int64_t>{storage::kMaxSafeInteger, -storage::kMaxSafeInteger, 0}));
     case ColumnType::floating:
-      return *rc::gen::elementOf(std::vector<double>{0.5, -1.25, 1e300, 3.141592653589793,
-                                                     1e-300, 12345.678});
-    case ColumnType::boolean: return *rc::gen::arbitrary<bool>();
+      return *rc::gen::elementOf(
+          std::vector<double>{0.5, -1.25, 1e300, 3.141592653589793, 1e-300, 12345.678});
+    case ColumnType::boolean:
+      return *rc::gen::arbitrary<bool>();
     case ColumnType::json:
-      return *rc::gen::elementOf(std::vector<std::string>{
-          "null", "1", "[1,2]", "{\"a\":\"b\"}", "\"s\"", "{\"n\":{\"m\":[true,false]}}"});
+      return *rc::gen::elementOf(std::vector<std::string>{"null", "1", "[1,2]", "{\"a\":\"b\"}",
+                                                          "\"s\"", "{\"n\":{\"m\":[true,false]}}"});
     case ColumnType::blob_ref:
       return *rc::gen::elementOf(std::vector<std::string>{
           R"({"blobId":")" + kBlobId + R"(","byteLength":3})",
-          R"({"blobId":")" + kBlobId + R"(","byteLength":0,"mediaType":"text/plain","name":"a b"})"});
+          R"({"blobId":")" + kBlobId +
+              R"(","byteLength":0,"mediaType":"text/plain","name":"a b"})"});
     case ColumnType::bytes:
     case ColumnType::crdt:
       return *rc::gen::container<storage::Bytes>(*rc::gen::inRange<std::size_t>(0, 8),
@@ -184,7 +195,8 @@ rc::Gen<std::pair<ServerSchema, std::string>> gen_layout_mutation(const ServerSc
       const std::size_t i = some_column();
       const std::string old = table.columns[i].name;
       table.columns[i].name = unused(kColumnNames, column_names(table), "renamed");
-      for (Index& index : table.indexes) std::replace(index.columns.begin(), index.columns.end(), old, table.columns[i].name);
+      for (Index& index : table.indexes)
+        std::replace(index.columns.begin(), index.columns.end(), old, table.columns[i].name);
     } else if (kind == "retype") {
       retype(table, some_column());
     } else if (kind == "nullable") {
@@ -203,7 +215,8 @@ rc::Gen<std::pair<ServerSchema, std::string>> gen_layout_mutation(const ServerSc
   });
 }
 
-rc::Gen<std::pair<ServerSchema, std::string>> gen_non_layout_mutation(const ServerSchema& original) {
+rc::Gen<std::pair<ServerSchema, std::string>> gen_non_layout_mutation(
+    const ServerSchema& original) {
   return rc::gen::exec([original] {
     ServerSchema schema = original;
     const std::size_t t = *rc::gen::inRange<std::size_t>(0, schema.tables.size());
@@ -221,7 +234,8 @@ rc::Gen<std::pair<ServerSchema, std::string>> gen_non_layout_mutation(const Serv
     } else if (kind == "materialize off") {
       table.materialize = false;
     } else if (kind == "primary key") {
-      table.primary_key = table.columns[*rc::gen::inRange<std::size_t>(0, table.columns.size())].name;
+      table.primary_key =
+          table.columns[*rc::gen::inRange<std::size_t>(0, table.columns.size())].name;
     } else if (kind == "table order") {
       std::reverse(schema.tables.begin(), schema.tables.end());
     } else {
@@ -233,7 +247,8 @@ rc::Gen<std::pair<ServerSchema, std::string>> gen_non_layout_mutation(const Serv
   });
 }
 
-rc::Gen<std::pair<ServerSchema, std::string>> gen_append_only_evolution(const ServerSchema& original) {
+rc::Gen<std::pair<ServerSchema, std::string>> gen_append_only_evolution(
+    const ServerSchema& original) {
   return rc::gen::exec([original] {
     ServerSchema schema = original;
     schema.version += 1;
@@ -248,7 +263,8 @@ rc::Gen<std::pair<ServerSchema, std::string>> gen_append_only_evolution(const Se
       description += (description.empty() ? "" : ", ") + kind;
       if (schema.tables.empty() || kind == "add table") {
         for (const auto& name : table_names(schema)) known.push_back(name);
-        schema.tables.push_back(gen_table(unused(kTableNames, known, "added_" + std::to_string(step))));
+        schema.tables.push_back(
+            gen_table(unused(kTableNames, known, "added_" + std::to_string(step))));
         continue;
       }
       const std::size_t t = *rc::gen::inRange<std::size_t>(0, schema.tables.size());
@@ -260,7 +276,8 @@ rc::Gen<std::pair<ServerSchema, std::string>> gen_append_only_evolution(const Se
       } else if (kind == "indexes") {
         table.indexes = gen_indexes(table);
       } else if (kind == "materialize") {
-        table.materialize = !storage::compile_schema(ServerSchema{1, {table}}).tables[0].materialized;
+        table.materialize =
+            !storage::compile_schema(ServerSchema{1, {table}}).tables[0].materialized;
       } else {
         schema.tables.erase(schema.tables.begin() + static_cast<std::ptrdiff_t>(t));
       }
@@ -275,11 +292,11 @@ rc::Gen<std::pair<ServerSchema, std::string>> gen_breaking_evolution(const Serve
     schema.version += 1;
     TableSchema& table = schema.tables[*rc::gen::inRange<std::size_t>(0, schema.tables.size())];
     std::vector<std::string> kinds = {"non-nullable append"};
-    if (table.columns.size() >= 2) kinds.insert(kinds.end(), {"remove", "rename", "retype", "nullable"});
+    if (table.columns.size() >= 2)
+      kinds.insert(kinds.end(), {"remove", "rename", "retype", "nullable"});
     const std::string kind = *rc::gen::elementOf(kinds);
-    const std::size_t i = table.columns.size() >= 2
-                              ? *rc::gen::inRange<std::size_t>(1, table.columns.size())
-                              : 0;
+    const std::size_t i =
+        table.columns.size() >= 2 ? *rc::gen::inRange<std::size_t>(1, table.columns.size()) : 0;
     if (kind == "non-nullable append") {
       Column column = gen_column(unused(kColumnNames, column_names(table), "appended"));
       column.nullable = false;
@@ -290,7 +307,8 @@ rc::Gen<std::pair<ServerSchema, std::string>> gen_breaking_evolution(const Serve
     } else if (kind == "rename") {
       const std::string old = table.columns[i].name;
       table.columns[i].name = unused(kColumnNames, column_names(table), "renamed");
-      for (Index& index : table.indexes) std::replace(index.columns.begin(), index.columns.end(), old, table.columns[i].name);
+      for (Index& index : table.indexes)
+        std::replace(index.columns.begin(), index.columns.end(), old, table.columns[i].name);
     } else if (kind == "retype") {
       retype(table, i);
     } else {
@@ -341,11 +359,13 @@ std::optional<std::pair<std::string, std::optional<std::string>>> expected_misma
           table.columns[i].layout() == theirs[i].layout()) {
         continue;
       }
-      return std::make_pair(table.name, i < table.columns.size() ? table.columns[i].name : theirs[i].name);
+      return std::make_pair(table.name,
+                            i < table.columns.size() ? table.columns[i].name : theirs[i].name);
     }
   }
   for (const TableSchema& table : stored.tables) {
-    if (!find(configured, table.name)) return std::make_pair(table.name, std::optional<std::string>());
+    if (!find(configured, table.name))
+      return std::make_pair(table.name, std::optional<std::string>());
   }
   return std::nullopt;
 }
@@ -374,8 +394,8 @@ void showValue(const TableSchema& table, std::ostream& out) {
 namespace ssp::properties {
 
 void showValue(const GeneratedRow& row, std::ostream& out) {
-  out << row.partition << "/" << row.table << "/" << row.row.row_id << " v" << row.row.server_version
-      << " (" << row.row.payload.size() << " payload bytes)";
+  out << row.partition << "/" << row.table << "/" << row.row.row_id << " v"
+      << row.row.server_version << " (" << row.row.payload.size() << " payload bytes)";
 }
 
 }  // namespace ssp::properties

@@ -24,7 +24,8 @@ std::string commit_log(harness::TestDatabase& db) {
 }
 
 std::string count(harness::TestDatabase& db, const std::string& table, const std::string& tbl) {
-  return db.query_column("SELECT count(*) FROM " + table + " WHERE tbl = " + sql_literal(tbl)).at(0);
+  return db.query_column("SELECT count(*) FROM " + table + " WHERE tbl = " + sql_literal(tbl))
+      .at(0);
 }
 
 class MigrationProperties : public StorageProperty {};
@@ -40,9 +41,11 @@ TEST_P(MigrationProperties, INV_6_AppendOnlyMigrationPreservesRows) {
     auto db = seeded(schema, rows);
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const GeneratedRow& row = rows[i];
-      db->exec("INSERT INTO sync_commits (partition, commit_seq, client_id, client_commit_id, "
-               "actor_id, created_at_ms) VALUES ('" + row.partition + "', " + std::to_string(i + 1) +
-               ", 'c', 'k" + std::to_string(i) + "', 'a', 1)");
+      db->exec(
+          "INSERT INTO sync_commits (partition, commit_seq, client_id, client_commit_id, "
+          "actor_id, created_at_ms) VALUES ('" +
+          row.partition + "', " + std::to_string(i + 1) + ", 'c', 'k" + std::to_string(i) +
+          "', 'a', 1)");
       db->exec("INSERT INTO sync_blob_refs (partition, tbl, row_id, blob_id) VALUES ('" +
                row.partition + "', " + sql_literal(row.table) + ", '" + row.row.row_id +
                "', 'sha256:x')");
@@ -67,7 +70,8 @@ TEST_P(MigrationProperties, INV_6_AppendOnlyMigrationPreservesRows) {
       expected.resize(table->columns().size(), std::monostate{});
       RC_ASSERT(storage::decode_row(table->layout(), stored->payload) == expected);
       if (!table->materialized) continue;
-      const storage::Row projection = *storage->read_projection(row.partition, row.table, row.row.row_id);
+      const storage::Row projection =
+          *storage->read_projection(row.partition, row.table, row.row.row_id);
       for (std::size_t i = 0; i < expected.size(); ++i) {
         RC_ASSERT(same_value(projection[i], expected[i], table->columns()[i].type));
       }

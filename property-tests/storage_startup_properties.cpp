@@ -67,8 +67,8 @@ TEST_P(StartupProperties, INV_2_SameVersionLayoutDriftIsRefusedAsTheOracleSays) 
     RC_ASSERT(refusal->reason() == RefusalReason::layouts_disagree);
     RC_ASSERT(refusal->table() == oracle->first);
     RC_ASSERT(refusal->column() == oracle->second);
-    const std::string reported =
-        "table " + quoted(oracle->first) + (oracle->second ? " column " + quoted(*oracle->second) : "");
+    const std::string reported = "table " + quoted(oracle->first) +
+                                 (oracle->second ? " column " + quoted(*oracle->second) : "");
     RC_ASSERT(std::string(refusal->what()) ==
               "stored schema layouts disagree with the configured schema at version " +
                   std::to_string(schema.version) + " (" + reported +

@@ -8,11 +8,11 @@
 namespace ssp::harness {
 namespace {
 
-using ::testing::HasSubstr;
 using storage::ColumnType;
 using storage::layouts_json;
 using storage::parse_layouts;
 using storage::RefusalReason;
+using ::testing::HasSubstr;
 
 // The worked example of storage.md §1.2, one line.
 const std::string kWorkedExample =
@@ -39,21 +39,26 @@ TEST_P(Layouts, A_1_LayoutRecordsOnlyNameTypeNullableInDeclarationOrder) {
   }
   // Every one of the eight type names, as the marker spells them.
   storage::ServerSchema all = example_schema();
-  const ColumnType types[] = {ColumnType::string, ColumnType::integer, ColumnType::floating,
-                              ColumnType::boolean, ColumnType::json, ColumnType::bytes,
+  const ColumnType types[] = {ColumnType::string,   ColumnType::integer, ColumnType::floating,
+                              ColumnType::boolean,  ColumnType::json,    ColumnType::bytes,
                               ColumnType::blob_ref, ColumnType::crdt};
   all.tables[1].columns.resize(2);
   for (ColumnType type : types) {
-    all.tables[1].columns.push_back({"c" + std::to_string(int(type)), type, true,
-                                     type == ColumnType::crdt ? std::optional<std::string>("x")
-                                                              : std::nullopt,
-                                     false, {}});
+    all.tables[1].columns.push_back(
+        {"c" + std::to_string(int(type)),
+         type,
+         true,
+         type == ColumnType::crdt ? std::optional<std::string>("x") : std::nullopt,
+         false,
+         {}});
   }
-  EXPECT_THAT(layouts_json(compiled(all)),
-              HasSubstr(R"({"name":"c1","type":"string","nullable":true},{"name":"c2","type":"integer","nullable":true},)"
-                        R"({"name":"c3","type":"float","nullable":true},{"name":"c4","type":"boolean","nullable":true},)"
-                        R"({"name":"c5","type":"json","nullable":true},{"name":"c6","type":"bytes","nullable":true},)"
-                        R"({"name":"c7","type":"blob_ref","nullable":true},{"name":"c8","type":"crdt","nullable":true}]})"));
+  EXPECT_THAT(
+      layouts_json(compiled(all)),
+      HasSubstr(
+          R"({"name":"c1","type":"string","nullable":true},{"name":"c2","type":"integer","nullable":true},)"
+          R"({"name":"c3","type":"float","nullable":true},{"name":"c4","type":"boolean","nullable":true},)"
+          R"({"name":"c5","type":"json","nullable":true},{"name":"c6","type":"bytes","nullable":true},)"
+          R"({"name":"c7","type":"blob_ref","nullable":true},{"name":"c8","type":"crdt","nullable":true}]})"));
   storage().ensure_schema(compiled(all));
   EXPECT_EQ(marker(), "3|" + layouts_json(compiled(all)));
 }
@@ -78,10 +83,10 @@ TEST_P(Layouts, A_3_StoredLayoutsParseStructurallyAndInvalidJsonRefuses) {
   EXPECT_TRUE(parse_layouts(std::string("{}")).tables.empty());
   const std::string reordered =
       " { \"t\" : [ {\"nullable\":true, \"extra\": [1], \"type\":\"string\",\"name\":\"a\"} ] } ";
-  EXPECT_TRUE(storage::layouts_equal(reordered,
-                                     std::string(R"({"t":[{"name":"a","type":"string","nullable":true}]})")));
-  EXPECT_FALSE(storage::layouts_equal(reordered,
-                                      std::string(R"({"t":[{"name":"a","type":"string","nullable":false}]})")));
+  EXPECT_TRUE(storage::layouts_equal(
+      reordered, std::string(R"({"t":[{"name":"a","type":"string","nullable":true}]})")));
+  EXPECT_FALSE(storage::layouts_equal(
+      reordered, std::string(R"({"t":[{"name":"a","type":"string","nullable":false}]})")));
 
   // Invalid JSON in the marker: refused on the migration path and at the same
   // version, with no app DDL and the marker unchanged.
@@ -89,7 +94,8 @@ TEST_P(Layouts, A_3_StoredLayoutsParseStructurallyAndInvalidJsonRefuses) {
   database().exec("UPDATE sync_schema_meta SET layouts = '{not json'");
   const std::string before = dump();
   for (std::int64_t version : {3, 4}) {
-    const auto refusal = refusal_of([&] { open()->ensure_schema(compiled(example_schema(), version)); });
+    const auto refusal =
+        refusal_of([&] { open()->ensure_schema(compiled(example_schema(), version)); });
     ASSERT_TRUE(refusal) << "version " << version;
     EXPECT_EQ(refusal->reason(), RefusalReason::layouts_unreadable);
     EXPECT_THAT(refusal->what(), HasSubstr("not valid JSON"));
@@ -137,10 +143,13 @@ TEST_P(Layouts, Q10_WrongShapedStoredLayoutsAreRefusalsNotCrashes) {
     RefusalReason reason;
     const char* reported;
   } cases[] = {
-      {R"({"tasks":{"name":"id"},"notes":[]})", RefusalReason::layouts_disagree, R"(table "tasks" column "id")"},
+      {R"({"tasks":{"name":"id"},"notes":[]})", RefusalReason::layouts_disagree,
+       R"(table "tasks" column "id")"},
       {R"({"tasks":"abc"})", RefusalReason::layouts_disagree, R"(table "tasks" column "id")"},
-      {R"({"tasks":[1,2,3,4,5,6]})", RefusalReason::layouts_disagree, R"(table "tasks" column "id")"},
-      {R"({"tasks":[{"name":"id","type":"string","nullable":"false"}]})", RefusalReason::layouts_disagree, R"(table "tasks" column "id")"},
+      {R"({"tasks":[1,2,3,4,5,6]})", RefusalReason::layouts_disagree,
+       R"(table "tasks" column "id")"},
+      {R"({"tasks":[{"name":"id","type":"string","nullable":"false"}]})",
+       RefusalReason::layouts_disagree, R"(table "tasks" column "id")"},
       {R"([])", RefusalReason::layouts_unreadable, "not a JSON object"},
       {R"(null)", RefusalReason::layouts_unreadable, "not a JSON object"},
       {R"("{}")", RefusalReason::layouts_unreadable, "not a JSON object"},

@@ -16,10 +16,10 @@
 namespace ssp::harness {
 namespace {
 
-using ::testing::Contains;
-using ::testing::Not;
 using storage::RefusalReason;
 using storage::SchemaReport;
+using ::testing::Contains;
+using ::testing::Not;
 
 const std::string kFixtures = SSP_SOURCE_DIR "/fixtures/storage";
 
@@ -44,8 +44,8 @@ std::vector<FixtureRow> fixture_rows() {
     fixture.row.row_id = row["rowId"];
     fixture.row.server_version = row["serverVersion"];
     fixture.row.payload = std::move(payload);
-    const auto values = storage::decode_row(example_compiled().find(fixture.table)->layout(),
-                                            fixture.row.payload);
+    const auto values =
+        storage::decode_row(example_compiled().find(fixture.table)->layout(), fixture.row.payload);
     fixture.row.scopes = {{fixture.table == "tasks" ? "project_id" : "space_id",
                            std::get<std::string>(values.at(1))}};
     out.push_back(std::move(fixture));
@@ -69,7 +69,8 @@ SSP_SQL_BACKENDS(LegacyUpgrade);
 TEST_P(LegacyUpgrade, FX_1_A0_21DatabaseIsServedAtItsVersion) {
   record_spec("§2.4", "FX-1");
   load_fixture(kFixtures, "v0_21");
-  const auto schema = storage::parse_schema_json(read_text_file(kFixtures + "/example_v3.schema.json"));
+  const auto schema =
+      storage::parse_schema_json(read_text_file(kFixtures + "/example_v3.schema.json"));
   EXPECT_EQ(marker(), "3|" + storage::layouts_json(compiled(schema)));
   const SchemaReport report = storage().ensure_schema(compiled(schema));
   EXPECT_EQ(report.action, SchemaReport::Action::verified);
@@ -97,8 +98,9 @@ TEST_P(LegacyUpgrade, C_7_SyncClientsWithoutWireVersionGetsItWithDefaultOne) {
       "INSERT INTO sync_clients VALUES ('acme', 'client-1', 'actor-1', 7, '[]', 1)");
   storage().ensure_schema(example_compiled());
   EXPECT_THAT(database().column_names("sync_clients"), Contains("wire_version"));
-  EXPECT_EQ(database().query_column("SELECT wire_version FROM sync_clients WHERE client_id = 'client-1'"),
-            std::vector<std::string>{"1"});
+  EXPECT_EQ(
+      database().query_column("SELECT wire_version FROM sync_clients WHERE client_id = 'client-1'"),
+      std::vector<std::string>{"1"});
   // Idempotent: a second startup leaves it alone.
   const std::string before = dump();
   open()->ensure_schema(example_compiled());
@@ -142,15 +144,19 @@ TEST_P(LegacyUpgrade, FX_2_A0_21DatabaseMigratesAnAppendAndKeepsEveryRow) {
   const SchemaReport report = storage().ensure_schema(compiled(bumped));
   EXPECT_EQ(report.rewritten_rows, 2);  // the two notes
   for (const FixtureRow& fixture : fixture_rows()) {
-    const storage::StoredRow row = *storage().get_row(fixture.partition, fixture.table, fixture.row.row_id);
+    const storage::StoredRow row =
+        *storage().get_row(fixture.partition, fixture.table, fixture.row.row_id);
     EXPECT_EQ(row.server_version, fixture.row.server_version);
     EXPECT_EQ(row.scopes, fixture.row.scopes);
-    auto expected = storage::decode_row(example_compiled().find(fixture.table)->layout(), fixture.row.payload);
+    auto expected =
+        storage::decode_row(example_compiled().find(fixture.table)->layout(), fixture.row.payload);
     if (fixture.table == "notes") expected.emplace_back(std::monostate{});
-    EXPECT_EQ(storage::decode_row(compiled(bumped).find(fixture.table)->layout(), row.payload), expected);
+    EXPECT_EQ(storage::decode_row(compiled(bumped).find(fixture.table)->layout(), row.payload),
+              expected);
   }
   EXPECT_EQ(commit_log(database()), log_before);
-  EXPECT_EQ(database().query_column("SELECT count(*) FROM sync_blob_refs"), std::vector<std::string>{"1"});
+  EXPECT_EQ(database().query_column("SELECT count(*) FROM sync_blob_refs"),
+            std::vector<std::string>{"1"});
 }
 
 }  // namespace

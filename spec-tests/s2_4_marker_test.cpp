@@ -12,11 +12,11 @@
 namespace ssp::harness {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using storage::RefusalReason;
 using storage::SchemaReport;
 using storage::UnknownTable;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 const std::string kUnknownTasks =
     "unknown table \"tasks\" \u2014 ensureSchema(schema) must run before row operations";
@@ -47,21 +47,22 @@ TEST_P(Marker, B_1_FreshDatabaseGetsMarkerTablesAndIndexes) {
   const SchemaReport report = storage().ensure_schema(example_compiled());
   EXPECT_EQ(report.action, SchemaReport::Action::migrated);
   EXPECT_FALSE(report.stored_version);
-  EXPECT_EQ(database().query_column("SELECT id FROM sync_schema_meta"), std::vector<std::string>{"1"});
+  EXPECT_EQ(database().query_column("SELECT id FROM sync_schema_meta"),
+            std::vector<std::string>{"1"});
   EXPECT_EQ(marker(), "3|" + storage::layouts_json(example_compiled()));
   EXPECT_THAT(database().column_names("tasks"),
               ElementsAre("_sync_partition", "_sync_row_id", "id", "project_id", "title", "done",
                           "meta", "doc", "_sync_server_version", "_sync_scopes", "_sync_payload",
                           "_sync_column_versions"));
   EXPECT_THAT(database().column_names("notes"),
-              ElementsAre("_sync_partition", "_sync_row_id", "_sync_server_version",
-                          "_sync_scopes", "_sync_payload", "_sync_column_versions"));
+              ElementsAre("_sync_partition", "_sync_row_id", "_sync_server_version", "_sync_scopes",
+                          "_sync_payload", "_sync_column_versions"));
   EXPECT_THAT(database().index_names("tasks"), ElementsAre("sync_ix_by_project"));
   EXPECT_THAT(database().index_names("notes"), ElementsAre());
-  for (const char* core : {"sync_partitions", "sync_partition_registry", "sync_row_scopes",
-                           "sync_commits", "sync_changes", "sync_change_scopes",
-                           "sync_push_results", "sync_reactions", "sync_clients",
-                           "sync_blob_refs", "sync_tombstones"}) {
+  for (const char* core :
+       {"sync_partitions", "sync_partition_registry", "sync_row_scopes", "sync_commits",
+        "sync_changes", "sync_change_scopes", "sync_push_results", "sync_reactions", "sync_clients",
+        "sync_blob_refs", "sync_tombstones"}) {
     EXPECT_FALSE(database().column_names(core).empty()) << core;
   }
   // NOT NULL exactly where the schema says so: a NULL title is stored, a NULL
@@ -133,11 +134,10 @@ TEST_P(Marker, B_8_EveryRefusalIsSideEffectFreeAndLeavesTheStorageUnusable) {
     prepare();
     const std::string before = dump();
     auto fresh = open();
-    const storage::CompiledSchema schema = reason == RefusalReason::stored_newer
-                                               ? compiled(example_schema(), 1)
-                                           : reason == RefusalReason::layouts_disagree
-                                               ? compiled(renamed)
-                                               : example_compiled();
+    const storage::CompiledSchema schema =
+        reason == RefusalReason::stored_newer       ? compiled(example_schema(), 1)
+        : reason == RefusalReason::layouts_disagree ? compiled(renamed)
+                                                    : example_compiled();
     const auto refusal = refusal_of([&] { fresh->ensure_schema(schema); });
     ASSERT_TRUE(refusal) << storage::refusal_reason_name(reason);
     EXPECT_EQ(refusal->reason(), reason);
@@ -202,7 +202,8 @@ TEST_P(Marker, B_10_ReadinessWrapsFailuresAsSchemaNotReady) {
     ADD_FAILURE() << "an older schema was ready";
   } catch (const storage::ServerNotReady& error) {
     EXPECT_EQ(error.phase(), "storage_migration");
-    EXPECT_EQ(std::string(error.what()), "Syncular server schema 2 is not ready (storage_migration)");
+    EXPECT_EQ(std::string(error.what()),
+              "Syncular server schema 2 is not ready (storage_migration)");
     try {
       std::rethrow_exception(error.cause());
     } catch (const storage::SchemaRefusal& cause) {
@@ -240,7 +241,8 @@ TEST_P(Marker, B_12_VersionEqualityIsNumeric) {
   database().exec("UPDATE sync_schema_meta SET schema_version = " + std::to_string(kMax));
   EXPECT_EQ(open()->ensure_schema(compiled(example_schema(), kMax)).action,
             SchemaReport::Action::verified);
-  const auto below = refusal_of([&] { open()->ensure_schema(compiled(example_schema(), kMax - 1)); });
+  const auto below =
+      refusal_of([&] { open()->ensure_schema(compiled(example_schema(), kMax - 1)); });
   ASSERT_TRUE(below);
   EXPECT_EQ(std::string(below->what()), newer_message(kMax, kMax - 1));
 }
@@ -253,7 +255,8 @@ TEST_P(Marker, Q6_ConcurrentStartupsSerializeOnTheMigrationLock) {
   storage().upsert_row("acme", "tasks", task_row("t1", "p1", "x", false));
   storage::ServerSchema bumped = example_schema();
   bumped.version = 4;
-  bumped.tables[0].columns.push_back({"priority", storage::ColumnType::integer, true, {}, false, {}});
+  bumped.tables[0].columns.push_back(
+      {"priority", storage::ColumnType::integer, true, {}, false, {}});
 
   std::promise<void> first_locked, release_first, second_trying;
   storage::ServerStorageOptions first_options;
@@ -268,10 +271,14 @@ TEST_P(Marker, Q6_ConcurrentStartupsSerializeOnTheMigrationLock) {
   };
   auto first = open(first_options);
   auto second = open(second_options);
-  auto first_done = std::async(std::launch::async, [&] { return first->ensure_schema(compiled(bumped)); });
-  ASSERT_EQ(first_locked.get_future().wait_for(std::chrono::seconds(60)), std::future_status::ready);
-  auto second_done = std::async(std::launch::async, [&] { return second->ensure_schema(compiled(bumped)); });
-  ASSERT_EQ(second_trying.get_future().wait_for(std::chrono::seconds(60)), std::future_status::ready);
+  auto first_done =
+      std::async(std::launch::async, [&] { return first->ensure_schema(compiled(bumped)); });
+  ASSERT_EQ(first_locked.get_future().wait_for(std::chrono::seconds(60)),
+            std::future_status::ready);
+  auto second_done =
+      std::async(std::launch::async, [&] { return second->ensure_schema(compiled(bumped)); });
+  ASSERT_EQ(second_trying.get_future().wait_for(std::chrono::seconds(60)),
+            std::future_status::ready);
   release_first.set_value();
   const SchemaReport first_report = first_done.get();
   const SchemaReport second_report = second_done.get();

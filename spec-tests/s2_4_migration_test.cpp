@@ -11,15 +11,15 @@
 namespace ssp::harness {
 namespace {
 
-using ::testing::Contains;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::Not;
 using storage::ColumnLayout;
 using storage::ColumnType;
 using storage::RefusalReason;
 using storage::Row;
 using storage::SchemaReport;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr const char* kDash = " \u2014 ";
 
@@ -44,9 +44,17 @@ class Migration : public StorageTest {
     storage().upsert_row("globex", "tasks", task_row("t1", "p9", std::nullopt, true, 5));
     const auto notes = example_compiled().find("notes")->layout();
     storage().upsert_row("acme", "notes",
-                         {"n1", 1, {{"space_id", "s1"}}, storage::encode_row(notes, {std::string("n1"), std::string("s1"), storage::Bytes{0xde, 0xad}})});
+                         {"n1",
+                          1,
+                          {{"space_id", "s1"}},
+                          storage::encode_row(notes, {std::string("n1"), std::string("s1"),
+                                                      storage::Bytes{0xde, 0xad}})});
     storage().upsert_row("globex", "notes",
-                         {"n2", 3, {{"space_id", "s2"}}, storage::encode_row(notes, {std::string("n2"), std::string("s2"), storage::RowValue{std::monostate{}}})});
+                         {"n2",
+                          3,
+                          {{"space_id", "s2"}},
+                          storage::encode_row(notes, {std::string("n2"), std::string("s2"),
+                                                      storage::RowValue{std::monostate{}}})});
   }
 };
 SSP_SQL_BACKENDS(Migration);
@@ -79,7 +87,10 @@ TEST_P(Migration, C_1_NullableAppendWithIndexChange) {
   storage::Row with_value = expected;
   with_value[6] = std::int64_t{7};
   migrated->upsert_row("acme", "tasks",
-                       {"t3", 1, {{"project_id", "p1"}}, storage::encode_row(compiled(bumped).find("tasks")->layout(), with_value)});
+                       {"t3",
+                        1,
+                        {{"project_id", "p1"}},
+                        storage::encode_row(compiled(bumped).find("tasks")->layout(), with_value)});
   EXPECT_EQ(std::get<std::int64_t>(migrated->read_projection("acme", "tasks", "t3")->at(6)), 7);
 }
 
@@ -92,7 +103,8 @@ TEST_P(Migration, C_2_DroppedTableIsRetiredWithItsScopesAndBlobRefs) {
   database().exec(
       "INSERT INTO sync_commits (partition, commit_seq, client_id, client_commit_id, actor_id, "
       "created_at_ms) VALUES ('acme', 1, 'c', 'k', 'a', 1)");
-  database().exec("CREATE TABLE operator_audit (note TEXT); INSERT INTO operator_audit VALUES ('kept')");
+  database().exec(
+      "CREATE TABLE operator_audit (note TEXT); INSERT INTO operator_audit VALUES ('kept')");
   storage::ServerSchema bumped = example_schema();
   bumped.version = 4;
   bumped.tables.pop_back();
@@ -102,12 +114,15 @@ TEST_P(Migration, C_2_DroppedTableIsRetiredWithItsScopesAndBlobRefs) {
   EXPECT_TRUE(database().column_names("notes").empty());
   EXPECT_EQ(database().query_column("SELECT count(*) FROM sync_row_scopes WHERE tbl = 'notes'"),
             std::vector<std::string>{"0"});
-  EXPECT_EQ(database().query_column("SELECT tbl FROM sync_blob_refs"), std::vector<std::string>{"tasks"});
+  EXPECT_EQ(database().query_column("SELECT tbl FROM sync_blob_refs"),
+            std::vector<std::string>{"tasks"});
   EXPECT_EQ(database().query_column("SELECT count(*) FROM sync_row_scopes WHERE tbl = 'tasks'"),
             std::vector<std::string>{"2"});
   EXPECT_TRUE(migrated->get_row("globex", "tasks", "t1"));
-  EXPECT_EQ(database().query_column("SELECT note FROM operator_audit"), std::vector<std::string>{"kept"});
-  EXPECT_EQ(database().query_column("SELECT count(*) FROM sync_commits"), std::vector<std::string>{"1"});
+  EXPECT_EQ(database().query_column("SELECT note FROM operator_audit"),
+            std::vector<std::string>{"kept"});
+  EXPECT_EQ(database().query_column("SELECT count(*) FROM sync_commits"),
+            std::vector<std::string>{"1"});
 }
 
 TEST_P(Migration, C_2_RetiredTablesAreDroppedInUtf16Order) {
@@ -117,11 +132,9 @@ TEST_P(Migration, C_2_RetiredTablesAreDroppedInUtf16Order) {
   std::vector<std::pair<std::string, std::vector<ColumnLayout>>> tables;
   for (const auto& name : names) tables.push_back({name, {id}});
   storage().ensure_schema(compiled(schema_of(1, tables)));
-  const SchemaReport report =
-      open()->ensure_schema(compiled(schema_of(2, {{"keep", {id}}})));
+  const SchemaReport report = open()->ensure_schema(compiled(schema_of(2, {{"keep", {id}}})));
   // U+1F600 is a surrogate pair (D83D …) and sorts before U+E000 in UTF-16.
-  EXPECT_THAT(report.retired_tables,
-              ElementsAre("a", "b", "\xf0\x9f\x98\x80", "\xee\x80\x80x"));
+  EXPECT_THAT(report.retired_tables, ElementsAre("a", "b", "\xf0\x9f\x98\x80", "\xee\x80\x80x"));
 }
 
 TEST_P(Migration, C_3_NonAppendOnlyBumpsFailWithExactMessagesAndChangeNothing) {
@@ -137,16 +150,25 @@ TEST_P(Migration, C_3_NonAppendOnlyBumpsFailWithExactMessagesAndChangeNothing) {
                                   "created, replaced, or dropped independently");
   auto renamed = example_schema();
   renamed.tables[0].columns[2].name = "heading";
-  cases.emplace_back(renamed, prefix + R"(column 2 changed ({"name":"title","type":"string","nullable":true} → {"name":"heading","type":"string","nullable":true}))" + kDash +
-                                  "only appending nullable columns is supported");
+  cases.emplace_back(
+      renamed,
+      prefix +
+          R"(column 2 changed ({"name":"title","type":"string","nullable":true} → {"name":"heading","type":"string","nullable":true}))" +
+          kDash + "only appending nullable columns is supported");
   auto retyped = example_schema();
   retyped.tables[0].columns[3].type = ColumnType::integer;
-  cases.emplace_back(retyped, prefix + R"(column 3 changed ({"name":"done","type":"boolean","nullable":false} → {"name":"done","type":"integer","nullable":false}))" + kDash +
-                                  "only appending nullable columns is supported");
+  cases.emplace_back(
+      retyped,
+      prefix +
+          R"(column 3 changed ({"name":"done","type":"boolean","nullable":false} → {"name":"done","type":"integer","nullable":false}))" +
+          kDash + "only appending nullable columns is supported");
   auto required = example_schema();
   required.tables[0].columns[2].nullable = false;
-  cases.emplace_back(required, prefix + R"(column 2 changed ({"name":"title","type":"string","nullable":true} → {"name":"title","type":"string","nullable":false}))" + kDash +
-                                   "only appending nullable columns is supported");
+  cases.emplace_back(
+      required,
+      prefix +
+          R"(column 2 changed ({"name":"title","type":"string","nullable":true} → {"name":"title","type":"string","nullable":false}))" +
+          kDash + "only appending nullable columns is supported");
   cases.emplace_back(with_priority(false), prefix + "added column \"priority\" must be nullable" +
                                                kDash + "existing rows have no value to backfill");
   for (auto& [schema, message] : cases) {
@@ -160,11 +182,15 @@ TEST_P(Migration, C_3_NonAppendOnlyBumpsFailWithExactMessagesAndChangeNothing) {
     EXPECT_EQ(dump(), before);
   }
   // The stored column object is quoted as stored (JSON.stringify of it).
-  database().exec(R"(UPDATE sync_schema_meta SET layouts = '{"tasks":[{"name":"id","type":"string","nullable":false},{"name":"project_id","type":"string","nullable":false},{"nullable":true,"name":"title","type":"json","x":[1]}],"notes":[]}')");
-  const auto stored_shape = refusal_of([&] { open()->ensure_schema(compiled(example_schema(), 4)); });
+  database().exec(
+      R"(UPDATE sync_schema_meta SET layouts = '{"tasks":[{"name":"id","type":"string","nullable":false},{"name":"project_id","type":"string","nullable":false},{"nullable":true,"name":"title","type":"json","x":[1]}],"notes":[]}')");
+  const auto stored_shape =
+      refusal_of([&] { open()->ensure_schema(compiled(example_schema(), 4)); });
   ASSERT_TRUE(stored_shape);
-  EXPECT_THAT(stored_shape->what(),
-              HasSubstr(R"(column 2 changed ({"nullable":true,"name":"title","type":"json","x":[1]} → {"name":"title","type":"string","nullable":true}))"));
+  EXPECT_THAT(
+      stored_shape->what(),
+      HasSubstr(
+          R"(column 2 changed ({"nullable":true,"name":"title","type":"json","x":[1]} → {"name":"title","type":"string","nullable":true}))"));
 }
 
 TEST_P(Migration, C_4_MaterializeOnBackfillsAndIndexesOffKeepsColumnsAndDropsIndexes) {
@@ -201,7 +227,8 @@ TEST_P(Migration, C_5_IndexRebuildKeepsOperatorIndexesAndMovesNames) {
   database().exec("CREATE INDEX operator_idx ON alpha (x)");
   database().exec("DROP INDEX sync_ix_kept; CREATE INDEX kept ON alpha (x)");  // pre-prefix name
   if (backend() == Backend::postgres) {
-    database().exec("ALTER TABLE alpha ADD CONSTRAINT alpha_unique UNIQUE (_sync_partition, _sync_row_id, x)");
+    database().exec(
+        "ALTER TABLE alpha ADD CONSTRAINT alpha_unique UNIQUE (_sync_partition, _sync_row_id, x)");
   }
   storage::ServerSchema v2 = schema_of(2, {{"alpha", {id, x}}, {"beta", {id, x}}});
   v2.tables[0].indexes = {{"kept", {"x"}, true}};
@@ -230,7 +257,8 @@ TEST_P(Migration, C_6_PreMarkerDatabaseGetsColumnsAndMarkerWithoutRewrite) {
     EXPECT_EQ(report.rewritten_rows, 0);
     EXPECT_THAT(database().column_names("tasks"), Contains("priority"));
     EXPECT_EQ(migrated->get_row("acme", "tasks", "t1")->payload, before.payload);  // not rewritten
-    EXPECT_EQ(marker(), std::to_string(bumped.version) + "|" + storage::layouts_json(compiled(bumped)));
+    EXPECT_EQ(marker(),
+              std::to_string(bumped.version) + "|" + storage::layouts_json(compiled(bumped)));
   }
 }
 
@@ -246,11 +274,13 @@ TEST_P(Migration, C_10_LongIndexNamesBecomeAStableHash) {
   storage::ServerSchema schema = example_schema();
   schema.tables[0].indexes.push_back({long_name, {"title", "done"}, false});
   storage().ensure_schema(compiled(schema));
-  EXPECT_THAT(database().index_names("tasks"), ElementsAre("sync_ix_25b6c991c8aaadb9", "sync_ix_by_project"));
+  EXPECT_THAT(database().index_names("tasks"),
+              ElementsAre("sync_ix_25b6c991c8aaadb9", "sync_ix_by_project"));
   // The same name on a later bump: dropped and re-created, still one index.
   schema.version = 4;
   open()->ensure_schema(compiled(schema));
-  EXPECT_THAT(database().index_names("tasks"), ElementsAre("sync_ix_25b6c991c8aaadb9", "sync_ix_by_project"));
+  EXPECT_THAT(database().index_names("tasks"),
+              ElementsAre("sync_ix_25b6c991c8aaadb9", "sync_ix_by_project"));
 }
 
 TEST_P(Migration, PV_1_PreviewReportsTheMigrationAndChangesNothing) {
@@ -264,7 +294,8 @@ TEST_P(Migration, PV_1_PreviewReportsTheMigrationAndChangesNothing) {
   EXPECT_THAT(preview.statements, Contains(HasSubstr("ADD COLUMN \"priority\"")));
   EXPECT_EQ(dump(), before);
   EXPECT_THROW(previewing->get_row("acme", "tasks", "t1"), storage::UnknownTable);
-  const auto refusal = refusal_of([&] { previewing->preview_schema(compiled(example_schema(), 2)); });
+  const auto refusal =
+      refusal_of([&] { previewing->preview_schema(compiled(example_schema(), 2)); });
   ASSERT_TRUE(refusal);
   EXPECT_EQ(refusal->reason(), RefusalReason::stored_newer);
   EXPECT_EQ(dump(), before);

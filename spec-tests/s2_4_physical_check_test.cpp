@@ -9,10 +9,10 @@
 namespace ssp::harness {
 namespace {
 
-using ::testing::AllOf;
-using ::testing::HasSubstr;
 using storage::RefusalReason;
 using storage::SchemaReport;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
 
 class PhysicalCheck : public StorageTest {};
 SSP_SQL_BACKENDS(PhysicalCheck);

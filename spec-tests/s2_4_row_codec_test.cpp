@@ -15,7 +15,6 @@
 namespace ssp::harness {
 namespace {
 
-using ::testing::HasSubstr;
 using storage::Bytes;
 using storage::ColumnLayout;
 using storage::ColumnType;
@@ -24,10 +23,11 @@ using storage::encode_row;
 using storage::Row;
 using storage::RowDecodeError;
 using storage::RowValue;
+using ::testing::HasSubstr;
 
 constexpr std::int64_t kMaxSafe = storage::kMaxSafeInteger;
-const std::string kBlobRef =
-    R"({"blobId":"sha256:)" + std::string(64, 'a') + R"(","byteLength":12,"mediaType":"image/png","name":"a.png"})";
+const std::string kBlobRef = R"({"blobId":"sha256:)" + std::string(64, 'a') +
+                             R"(","byteLength":12,"mediaType":"image/png","name":"a.png"})";
 
 std::vector<ColumnLayout> one(ColumnType type, bool nullable = false) {
   return {{"c", type, nullable}};
@@ -59,22 +59,33 @@ void expect_refused(const std::vector<ColumnLayout>& columns, const Bytes& paylo
 TEST(RowCodec, RC_1_EveryTypeRoundTripsWithTheSpecBytes) {
   record_spec("§2.4", "RC-1");
   const std::vector<ColumnLayout> columns = {
-      {"s", ColumnType::string, false},  {"i", ColumnType::integer, false},
+      {"s", ColumnType::string, false},   {"i", ColumnType::integer, false},
       {"f", ColumnType::floating, false}, {"b", ColumnType::boolean, false},
-      {"j", ColumnType::json, false},    {"y", ColumnType::bytes, false},
+      {"j", ColumnType::json, false},     {"y", ColumnType::bytes, false},
       {"r", ColumnType::blob_ref, false}, {"c", ColumnType::crdt, false},
   };
-  const Row row = {std::string("hé"), std::int64_t{-2}, 1.5,         true,
-                   std::string("{\"a\": [1, null]}"), Bytes{0, 255}, kBlobRef, Bytes{7}};
+  const Row row = {
+      std::string("hé"), std::int64_t{-2}, 1.5,     true, std::string("{\"a\": [1, null]}"),
+      Bytes{0, 255},     kBlobRef,         Bytes{7}};
   const Bytes encoded = encode_row(columns, row);
-  Bytes expected = hex("00" "03000000" "68c3a9" "feffffffffffffff" "000000000000f83f" "01"
-                       "10000000");
+  Bytes expected =
+      hex("00"
+          "03000000"
+          "68c3a9"
+          "feffffffffffffff"
+          "000000000000f83f"
+          "01"
+          "10000000");
   const std::string json = "{\"a\": [1, null]}";
   expected.insert(expected.end(), json.begin(), json.end());
-  for (std::uint8_t byte : hex("02000000" "00ff")) expected.push_back(byte);
+  for (std::uint8_t byte : hex("02000000"
+                               "00ff"))
+    expected.push_back(byte);
   for (std::uint8_t byte : hex("8b000000")) expected.push_back(byte);  // kBlobRef is 139 bytes
   expected.insert(expected.end(), kBlobRef.begin(), kBlobRef.end());
-  for (std::uint8_t byte : hex("01000000" "07")) expected.push_back(byte);
+  for (std::uint8_t byte : hex("01000000"
+                               "07"))
+    expected.push_back(byte);
   ASSERT_EQ(kBlobRef.size(), 0x8bu);
   EXPECT_EQ(encoded, expected);
   EXPECT_EQ(decode_row(columns, encoded), row);
@@ -88,15 +99,20 @@ TEST(RowCodec, RC_2_BoundariesRoundTrip) {
   for (std::int64_t value : {kMaxSafe, -kMaxSafe, std::int64_t{0}, std::int64_t{-1}}) {
     round_trip(one(ColumnType::integer), {value});
   }
-  EXPECT_EQ(encode_row(one(ColumnType::integer), {kMaxSafe}), hex("00" "ffffffffffff1f00"));
-  for (double value : {0.0, -0.0, std::numeric_limits<double>::infinity(),
-                       -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::min(),
-                       std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min()}) {
-    const Row decoded = decode_row(one(ColumnType::floating), encode_row(one(ColumnType::floating), {value}));
-    EXPECT_EQ(std::bit_cast<std::uint64_t>(std::get<double>(decoded[0])), std::bit_cast<std::uint64_t>(value));
+  EXPECT_EQ(encode_row(one(ColumnType::integer), {kMaxSafe}), hex("00"
+                                                                  "ffffffffffff1f00"));
+  for (double value :
+       {0.0, -0.0, std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::min(),
+        std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min()}) {
+    const Row decoded =
+        decode_row(one(ColumnType::floating), encode_row(one(ColumnType::floating), {value}));
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(std::get<double>(decoded[0])),
+              std::bit_cast<std::uint64_t>(value));
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const Row decoded_nan = decode_row(one(ColumnType::floating), encode_row(one(ColumnType::floating), {nan}));
+  const Row decoded_nan =
+      decode_row(one(ColumnType::floating), encode_row(one(ColumnType::floating), {nan}));
   EXPECT_TRUE(std::isnan(std::get<double>(decoded_nan[0])));
   round_trip(one(ColumnType::string), {std::string()});
   round_trip(one(ColumnType::bytes), {Bytes{}});
@@ -106,7 +122,8 @@ TEST(RowCodec, RC_2_BoundariesRoundTrip) {
     round_trip(one(ColumnType::json), {std::string(json)});
   }
   // 8 columns fill one bitmap byte exactly; 9 need a second one.
-  for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{8}, std::size_t{9}, std::size_t{17}}) {
+  for (std::size_t count :
+       {std::size_t{0}, std::size_t{1}, std::size_t{8}, std::size_t{9}, std::size_t{17}}) {
     std::vector<ColumnLayout> columns;
     Row all_null;
     for (std::size_t i = 0; i < count; ++i) {
@@ -127,7 +144,8 @@ TEST(RowCodec, RC_3_NullBitOnNonNullableColumnIsRefused) {
   const std::vector<ColumnLayout> columns = {{"a", ColumnType::string, true},
                                              {"b", ColumnType::integer, false}};
   expect_refused(columns, hex("03"), "b", "null bit set on a non-nullable column");
-  EXPECT_NO_THROW(decode_row(columns, hex("01" "0500000000000000")));
+  EXPECT_NO_THROW(decode_row(columns, hex("01"
+                                          "0500000000000000")));
 }
 
 TEST(RowCodec, RC_4_SetPaddingBitIsRefused) {
@@ -153,14 +171,18 @@ TEST(RowCodec, RC_5_TruncatedInputIsRefusedNamingTheColumn) {
   expect_refused(columns, Bytes(full.begin(), full.begin() + 9), "count", "truncated input");
   expect_refused(columns, Bytes(full.begin(), full.end() - 1), "data", "truncated input");
   expect_refused(one(ColumnType::boolean), hex("00"), "c", "truncated input");
-  expect_refused(one(ColumnType::floating), hex("00" "00000000"), "c", "truncated input");
+  expect_refused(one(ColumnType::floating),
+                 hex("00"
+                     "00000000"),
+                 "c", "truncated input");
 }
 
 TEST(RowCodec, RC_6_TrailingBytesAreRefused) {
   record_spec("§2.4", "RC-6");
   Bytes payload = encode_row(one(ColumnType::string), {std::string("x")});
   payload.push_back(0);
-  expect_refused(one(ColumnType::string), payload, "", "1 trailing bytes after the last column (column \"c\")");
+  expect_refused(one(ColumnType::string), payload, "",
+                 "1 trailing bytes after the last column (column \"c\")");
 }
 
 TEST(RowCodec, RC_7_InvalidUtf8IsRefused) {
@@ -177,9 +199,10 @@ TEST(RowCodec, RC_7_InvalidUtf8IsRefused) {
 
 TEST(RowCodec, RC_8_JsonValueThatIsNotJsonIsRefused) {
   record_spec("§2.4", "RC-8");
-  for (const char* text : {"", " ", "{", "[1,]", "{\"a\"}", "'x'", "01", "1.", ".5", "tru",
-                           "nul", "\"\\x\"", "\"\\u12\"", "[1] [2]", "{\"a\":1,}", "NaN",
-                           "\"a\tb\"", "+1", "1e", "{1:2}"}) {
+  for (const char* text :
+       {"",           " ",   "{",        "[1,]", "{\"a\"}", "'x'",       "01",
+        "1.",         ".5",  "tru",      "nul",  "\"\\x\"", "\"\\u12\"", "[1] [2]",
+        "{\"a\":1,}", "NaN", "\"a\tb\"", "+1",   "1e",      "{1:2}"}) {
     const std::string value(text);
     Bytes payload = {0, static_cast<std::uint8_t>(value.size()), 0, 0, 0};
     payload.insert(payload.end(), value.begin(), value.end());
@@ -190,10 +213,20 @@ TEST(RowCodec, RC_8_JsonValueThatIsNotJsonIsRefused) {
 
 TEST(RowCodec, RC_9_IntegerOutsideSafeRangeIsRefused) {
   record_spec("§2.4", "RC-9");
-  expect_refused(one(ColumnType::integer), hex("00" "0000000000002000"), "c", "outside ±(2^53−1)");
-  expect_refused(one(ColumnType::integer), hex("00" "000000000000e0ff"), "c", "outside ±(2^53−1)");
-  expect_refused(one(ColumnType::integer), hex("00" "ffffffffffffff7f"), "c", "outside ±(2^53−1)");
-  EXPECT_NO_THROW(decode_row(one(ColumnType::integer), hex("00" "010000000000e0ff")));  // −(2^53−1)
+  expect_refused(one(ColumnType::integer),
+                 hex("00"
+                     "0000000000002000"),
+                 "c", "outside ±(2^53−1)");
+  expect_refused(one(ColumnType::integer),
+                 hex("00"
+                     "000000000000e0ff"),
+                 "c", "outside ±(2^53−1)");
+  expect_refused(one(ColumnType::integer),
+                 hex("00"
+                     "ffffffffffffff7f"),
+                 "c", "outside ±(2^53−1)");
+  EXPECT_NO_THROW(decode_row(one(ColumnType::integer), hex("00"
+                                                           "010000000000e0ff")));  // −(2^53−1)
 }
 
 TEST(RowCodec, RC_10_BooleanByteOtherThanZeroOrOneIsRefused) {
@@ -208,12 +241,13 @@ TEST(RowCodec, RC_11_BlobRefMustBeCanonicalBlobRef) {
   const std::string id = "sha256:" + std::string(64, 'a');
   EXPECT_TRUE(storage::is_canonical_blob_ref(kBlobRef));
   EXPECT_TRUE(storage::is_canonical_blob_ref(R"({"blobId":")" + id + R"(","byteLength":0})"));
-  EXPECT_TRUE(storage::is_canonical_blob_ref(R"({"blobId":")" + id + R"(","byteLength":9007199254740991,"name":"\"q\"\n"})"));
+  EXPECT_TRUE(storage::is_canonical_blob_ref(
+      R"({"blobId":")" + id + R"(","byteLength":9007199254740991,"name":"\"q\"\n"})"));
   for (const std::string& bad : std::vector<std::string>{
-           R"({"byteLength":1,"blobId":")" + id + R"("})",          // key order
-           R"({"blobId":")" + id + R"(", "byteLength":1})",         // whitespace
-           R"({"blobId":")" + id + R"(","byteLength":-1})",         // negative
-           R"({"blobId":")" + id + R"(","byteLength":1.0})",        // not an integer
+           R"({"byteLength":1,"blobId":")" + id + R"("})",    // key order
+           R"({"blobId":")" + id + R"(", "byteLength":1})",   // whitespace
+           R"({"blobId":")" + id + R"(","byteLength":-1})",   // negative
+           R"({"blobId":")" + id + R"(","byteLength":1.0})",  // not an integer
            R"({"blobId":")" + id + R"(","byteLength":9007199254740992})",
            R"({"blobId":")" + id + R"(","byteLength":01})",
            R"({"blobId":")" + id + R"(","byteLength":1,"extra":1})",  // unknown key

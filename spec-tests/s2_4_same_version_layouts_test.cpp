@@ -8,11 +8,11 @@
 namespace ssp::harness {
 namespace {
 
-using ::testing::HasSubstr;
 using storage::ColumnLayout;
 using storage::ColumnType;
 using storage::RefusalReason;
 using storage::SchemaReport;
+using ::testing::HasSubstr;
 
 using Tables = std::vector<std::pair<std::string, std::vector<ColumnLayout>>>;
 
@@ -54,32 +54,49 @@ std::vector<Case> cases() {
       {"dropped trailing", t_abc, {{"T", {a, b}}}, R"(table "T" column "c")"},
       {"dropped middle", t_abc, {{"T", {a, c}}}, R"(table "T" column "c")"},
       {"extra configured column", t_abc, {{"T", {a, b, c, d}}}, R"(table "T" column "d")"},
-      {"configured table missing from stored", t_abc, {{"T", {a, b, c}}, {"U", {a, b}}},
+      {"configured table missing from stored",
+       t_abc,
+       {{"T", {a, b, c}}, {"U", {a, b}}},
        R"(table "U" column "a")"},
       {"extra stored table", {{"T", {a, b, c}}, {"X", {a}}}, t_abc, R"(table "X")"},
-      {"column mismatch beats extra stored table", {{"T", {a, x, c}}, {"X", {a}}}, t_abc,
+      {"column mismatch beats extra stored table",
+       {{"T", {a, x, c}}, {"X", {a}}},
+       t_abc,
        R"(table "T" column "b")"},
-      {"first of two mismatching tables in schema order", {{"U", {a, x}}, {"T", {a, x, c}}},
-       {{"T", {a, b, c}}, {"U", {a, b}}}, R"(table "T" column "b")"},
-      {"tables in a different order only", {{"T", {a, b, c}}, {"U", {a, b}}},
-       {{"U", {a, b}}, {"T", {a, b, c}}}, ""},
+      {"first of two mismatching tables in schema order",
+       {{"U", {a, x}}, {"T", {a, x, c}}},
+       {{"T", {a, b, c}}, {"U", {a, b}}},
+       R"(table "T" column "b")"},
+      {"tables in a different order only",
+       {{"T", {a, b, c}}, {"U", {a, b}}},
+       {{"U", {a, b}}, {"T", {a, b, c}}},
+       ""},
       {"hand-made empty stored layouts", t_abc, t_abc, R"(table "T" column "a")", "{}"},
   };
 }
 
-class SameVersionLayouts : public StorageTest {};
+class SameVersionLayouts : public StorageTest {
+ protected:
+  // A fresh database as the stored side of `test` left it.
+  std::unique_ptr<TestDatabase> database_written_by(const Case& test) {
+    auto db = fresh_database();
+    open_on(*db)->ensure_schema(compiled(schema_of(5, test.stored)));
+    if (test.stored_text)
+      db->exec("UPDATE sync_schema_meta SET layouts = '" + *test.stored_text + "'");
+    return db;
+  }
+};
 SSP_SQL_BACKENDS(SameVersionLayouts);
 
 TEST_P(SameVersionLayouts, B_5_EachKindOfDriftGivesTheListedOutcome) {
   record_spec("§2.4", "B-5");
   for (const Case& test : cases()) {
     SCOPED_TRACE(test.kind);
-    auto db = fresh_database();
-    open_on(*db)->ensure_schema(compiled(schema_of(5, test.stored)));
-    if (test.stored_text) db->exec("UPDATE sync_schema_meta SET layouts = '" + *test.stored_text + "'");
+    auto db = database_written_by(test);
     const std::string before = db->dump_all_tables();
     auto opened = open_on(*db);
-    const auto refusal = refusal_of([&] { opened->ensure_schema(compiled(schema_of(5, test.configured))); });
+    const auto refusal =
+        refusal_of([&] { opened->ensure_schema(compiled(schema_of(5, test.configured))); });
     if (test.reported.empty()) {
       EXPECT_FALSE(refusal) << refusal->what();
     } else {
@@ -97,11 +114,10 @@ TEST_P(SameVersionLayouts, B_6_AllDriftIsAcceptedIn0_21CompatibilityMode) {
   v0_21.compatibility = storage::Compatibility::v0_21;
   for (const Case& test : cases()) {
     SCOPED_TRACE(test.kind);
-    auto db = fresh_database();
-    open_on(*db)->ensure_schema(compiled(schema_of(5, test.stored)));
-    if (test.stored_text) db->exec("UPDATE sync_schema_meta SET layouts = '" + *test.stored_text + "'");
+    auto db = database_written_by(test);
     const std::string before = db->dump_all_tables();
-    const SchemaReport report = open_on(*db, v0_21)->ensure_schema(compiled(schema_of(5, test.configured)));
+    const SchemaReport report =
+        open_on(*db, v0_21)->ensure_schema(compiled(schema_of(5, test.configured)));
     EXPECT_EQ(report.action, SchemaReport::Action::verified);
     EXPECT_EQ(db->dump_all_tables(), before);
   }

@@ -15,13 +15,13 @@
 namespace ssp::harness {
 namespace {
 
-using ::testing::AllOf;
-using ::testing::HasSubstr;
 using storage::ColumnType;
 using storage::compile_schema;
 using storage::SchemaError;
 using storage::ServerSchema;
 using storage::TableSchema;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
 
 TableSchema valid_table(const std::string& name = "items") {
   TableSchema table;
@@ -46,9 +46,9 @@ void expect_compile_error(const ServerSchema& schema, Matchers... fragments) {
 
 TEST(SchemaIr, IR_1_IdentifiersAreCheckedEverywhere) {
   record_spec("§2.4", "IR-1");
-  for (const std::string& bad : {std::string(), std::string("sync_x"), std::string("SYNC_x"),
-                                 std::string("_sync"), std::string("_SyNc_x"), std::string(64, 'a'),
-                                 std::string("\xc3")}) {
+  for (const std::string& bad :
+       {std::string(), std::string("sync_x"), std::string("SYNC_x"), std::string("_sync"),
+        std::string("_SyNc_x"), std::string(64, 'a'), std::string("\xc3")}) {
     ServerSchema table_name{1, {valid_table(bad)}};
     expect_compile_error(table_name, HasSubstr("table"));
     ServerSchema column_name{1, {valid_table()}};
@@ -59,9 +59,9 @@ TEST(SchemaIr, IR_1_IdentifiersAreCheckedEverywhere) {
     expect_compile_error(index_name, HasSubstr("table \"items\""), HasSubstr("index"));
   }
   // Exactly 63 bytes, digit-only and JavaScript-special names are plain names (Q9).
-  for (const std::string& good : {std::string(63, 'a'), std::string("2024"),
-                                  std::string("__proto__"), std::string("constructor"),
-                                  std::string("async_x"), std::string("\xc3\xa9t\xc3\xa9")}) {
+  for (const std::string& good :
+       {std::string(63, 'a'), std::string("2024"), std::string("__proto__"),
+        std::string("constructor"), std::string("async_x"), std::string("\xc3\xa9t\xc3\xa9")}) {
     EXPECT_NO_THROW(compile_schema(ServerSchema{1, {valid_table(good)}})) << good;
   }
 }
@@ -187,11 +187,15 @@ TEST(SchemaIr, IR_9_InvalidJsonSchemaNamesTheField) {
   EXPECT_THAT(error_of("{"), HasSubstr("not valid JSON"));
   EXPECT_THAT(error_of("[]"), HasSubstr("expected an object"));
   EXPECT_THAT(error_of(R"({"tables":[]})"), HasSubstr("version: missing required field"));
-  EXPECT_THAT(error_of(R"({"version":"3","tables":[]})"), HasSubstr("version: expected an integer"));
-  EXPECT_THAT(error_of(R"({"version":1.5,"tables":[]})"), HasSubstr("version: expected an integer"));
+  EXPECT_THAT(error_of(R"({"version":"3","tables":[]})"),
+              HasSubstr("version: expected an integer"));
+  EXPECT_THAT(error_of(R"({"version":1.5,"tables":[]})"),
+              HasSubstr("version: expected an integer"));
   EXPECT_THAT(error_of(R"({"version":9007199254740992,"tables":[]})"), HasSubstr("version"));
-  EXPECT_THAT(error_of(R"({"version":1,"tables":[],"extra":1})"), HasSubstr("extra: unknown field"));
-  EXPECT_THAT(error_of(R"({"version":1,"version":2,"tables":[]})"), HasSubstr("\"version\" appears twice"));
+  EXPECT_THAT(error_of(R"({"version":1,"tables":[],"extra":1})"),
+              HasSubstr("extra: unknown field"));
+  EXPECT_THAT(error_of(R"({"version":1,"version":2,"tables":[]})"),
+              HasSubstr("\"version\" appears twice"));
   EXPECT_THAT(error_of(R"({"version":1,"tables":{}})"), HasSubstr("tables: expected an array"));
   std::string bad_type = table;
   bad_type.replace(bad_type.find("\"string\""), 8, "\"text\"");
@@ -203,7 +207,8 @@ TEST(SchemaIr, IR_9_InvalidJsonSchemaNamesTheField) {
               HasSubstr("tables[0].columns[0].nullable: missing required field"));
   std::string bad_scope = table;
   bad_scope.replace(bad_scope.find("[\"k:{id}\"]"), 10, "[5]");
-  EXPECT_THAT(error_of(R"({"version":1,"tables":[)" + bad_scope + "]}"), HasSubstr("tables[0].scopes[0]"));
+  EXPECT_THAT(error_of(R"({"version":1,"tables":[)" + bad_scope + "]}"),
+              HasSubstr("tables[0].scopes[0]"));
   std::string bad_index = table;
   bad_index.insert(bad_index.size() - 1, R"(,"indexes":[{"name":"i","columns":[1]}])");
   EXPECT_THAT(error_of(R"({"version":1,"tables":[)" + bad_index + "]}"),

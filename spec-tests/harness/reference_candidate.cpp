@@ -31,7 +31,8 @@ class ReferenceCandidate final : public Candidate {
       const DatabaseLocation& location, const storage::ServerStorageOptions& options) override {
     switch (location.backend) {
       case Backend::memory: break;
-      case Backend::sqlite: return storage::open_sqlite_server_storage(location.sqlite_path, options);
+      case Backend::sqlite:
+        return storage::open_sqlite_server_storage(location.sqlite_path, options);
       case Backend::postgres:
         return storage::open_postgres_server_storage(location.pg_dsn, location.pg_schema, options);
     }

@@ -47,10 +47,13 @@ ServerSchema schema_of(
     TableSchema table;
     table.name = name;
     for (const auto& column : columns) {
-      table.columns.push_back({column.name, column.type, column.nullable,
-                               column.type == ColumnType::crdt ? std::optional<std::string>("crdt")
-                                                               : std::nullopt,
-                               false, {}});
+      table.columns.push_back(
+          {column.name,
+           column.type,
+           column.nullable,
+           column.type == ColumnType::crdt ? std::optional<std::string>("crdt") : std::nullopt,
+           false,
+           {}});
     }
     table.primary_key = columns.front().name;
     table.scopes = {{"k:{" + columns.front().name + "}", std::nullopt}};
@@ -72,10 +75,16 @@ storage::StoredRow task_row(const std::string& id, const std::string& project,
                             std::optional<std::string> title, bool done,
                             std::int64_t server_version) {
   const CompiledSchema schema = example_compiled();
-  storage::Row values = {id, project, storage::RowValue{std::monostate{}}, done,
-                         storage::RowValue{std::monostate{}}, storage::RowValue{std::monostate{}}};
+  storage::Row values = {id,
+                         project,
+                         storage::RowValue{std::monostate{}},
+                         done,
+                         storage::RowValue{std::monostate{}},
+                         storage::RowValue{std::monostate{}}};
   if (title) values[2] = *title;
-  return storage::StoredRow{id, server_version, {{"project_id", project}},
+  return storage::StoredRow{id,
+                            server_version,
+                            {{"project_id", project}},
                             storage::encode_row(schema.find("tasks")->layout(), values)};
 }
 

@@ -69,8 +69,8 @@ class StorageTest : public ::testing::TestWithParam<Backend> {
   // Another fresh database of this test's backend, and a storage on it, for
   // tests that need one database per case.
   std::unique_ptr<TestDatabase> fresh_database() { return create_test_database(backend()); }
-  std::unique_ptr<storage::ServerStorage> open_on(TestDatabase& other,
-                                                  const storage::ServerStorageOptions& options = {});
+  std::unique_ptr<storage::ServerStorage> open_on(
+      TestDatabase& other, const storage::ServerStorageOptions& options = {});
   // The test's default storage, opened on first use.
   storage::ServerStorage& storage();
   // Drops the default storage and opens a new one (a restart).
@@ -95,8 +95,8 @@ std::string storage_param_name(const ::testing::TestParamInfo<Backend>& info);
 }  // namespace ssp::harness
 
 // Instantiates a StorageTest-derived suite over the two SQL backends.
-#define SSP_SQL_BACKENDS(Suite)                                                            \
-  INSTANTIATE_TEST_SUITE_P(, Suite,                                                        \
-                           ::testing::Values(::ssp::harness::Backend::sqlite,              \
-                                             ::ssp::harness::Backend::postgres),           \
-                           ::ssp::harness::storage_param_name)
+#define SSP_SQL_BACKENDS(Suite)                                                              \
+  INSTANTIATE_TEST_SUITE_P(                                                                  \
+      , Suite,                                                                               \
+      ::testing::Values(::ssp::harness::Backend::sqlite, ::ssp::harness::Backend::postgres), \
+      ::ssp::harness::storage_param_name)

@@ -1,7 +1,7 @@
-#include "ssp/storage/column_layout.hpp"
-
 #include <array>
 #include <utility>
+
+#include "ssp/storage/column_layout.hpp"
 
 namespace ssp::storage {
 namespace {

@@ -122,13 +122,19 @@ std::string_view projection_type(ColumnType type, SqlDialect dialect) {
   const bool sqlite = dialect == SqlDialect::sqlite;
   switch (type) {
     case ColumnType::string:
-    case ColumnType::blob_ref: return "TEXT";
-    case ColumnType::json: return json_type(dialect);
-    case ColumnType::integer: return sqlite ? "INTEGER" : "BIGINT";
-    case ColumnType::floating: return sqlite ? "REAL" : "DOUBLE PRECISION";
-    case ColumnType::boolean: return sqlite ? "INTEGER" : "BOOLEAN";
+    case ColumnType::blob_ref:
+      return "TEXT";
+    case ColumnType::json:
+      return json_type(dialect);
+    case ColumnType::integer:
+      return sqlite ? "INTEGER" : "BIGINT";
+    case ColumnType::floating:
+      return sqlite ? "REAL" : "DOUBLE PRECISION";
+    case ColumnType::boolean:
+      return sqlite ? "INTEGER" : "BOOLEAN";
     case ColumnType::bytes:
-    case ColumnType::crdt: return blob_type(dialect);
+    case ColumnType::crdt:
+      return blob_type(dialect);
   }
   return "TEXT";
 }
@@ -155,8 +161,8 @@ std::string create_table_ddl(const CompiledTable& table, SqlDialect dialect) {
 
 std::string add_projection_column_ddl(const std::string& table, const Column& column,
                                       SqlDialect dialect) {
-  return "ALTER TABLE " + quote_identifier(table) + " ADD COLUMN " +
-         quote_identifier(column.name) + " " + std::string(projection_type(column.type, dialect));
+  return "ALTER TABLE " + quote_identifier(table) + " ADD COLUMN " + quote_identifier(column.name) +
+         " " + std::string(projection_type(column.type, dialect));
 }
 
 std::string add_column_versions_ddl(const std::string& table, SqlDialect dialect) {

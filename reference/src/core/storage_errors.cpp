@@ -9,12 +9,18 @@ RowDecodeError::RowDecodeError(std::string column, const std::string& problem)
 
 std::string_view refusal_reason_name(RefusalReason reason) {
   switch (reason) {
-    case RefusalReason::stored_newer: return "stored_newer";
-    case RefusalReason::layouts_disagree: return "layouts_disagree";
-    case RefusalReason::physical_mismatch: return "physical_mismatch";
-    case RefusalReason::layouts_unreadable: return "layouts_unreadable";
-    case RefusalReason::not_append_only: return "not_append_only";
-    case RefusalReason::row_undecodable: return "row_undecodable";
+    case RefusalReason::stored_newer:
+      return "stored_newer";
+    case RefusalReason::layouts_disagree:
+      return "layouts_disagree";
+    case RefusalReason::physical_mismatch:
+      return "physical_mismatch";
+    case RefusalReason::layouts_unreadable:
+      return "layouts_unreadable";
+    case RefusalReason::not_append_only:
+      return "not_append_only";
+    case RefusalReason::row_undecodable:
+      return "row_undecodable";
   }
   return "unknown";
 }

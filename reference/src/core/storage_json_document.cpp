@@ -1,11 +1,10 @@
-#include "ssp/storage/json_document.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ssp/json_text.hpp"
+#include "ssp/storage/json_document.hpp"
 
 namespace ssp::storage {
 namespace {
@@ -45,9 +44,12 @@ std::uint32_t hex_value(std::string_view four) {
   std::uint32_t value = 0;
   for (char c : four) {
     value <<= 4;
-    if (is_digit(c)) value |= static_cast<std::uint32_t>(c - '0');
-    else if (c >= 'a' && c <= 'f') value |= static_cast<std::uint32_t>(c - 'a' + 10);
-    else value |= static_cast<std::uint32_t>(c - 'A' + 10);
+    if (is_digit(c))
+      value |= static_cast<std::uint32_t>(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      value |= static_cast<std::uint32_t>(c - 'a' + 10);
+    else
+      value |= static_cast<std::uint32_t>(c - 'A' + 10);
   }
   return value;
 }
@@ -209,8 +211,10 @@ bool is_json_document(std::string_view text) {
       }
       if (cursor.take('[')) {
         cursor.skip_whitespace();
-        if (cursor.take(']')) expect_value = false;
-        else open.push_back('[');
+        if (cursor.take(']'))
+          expect_value = false;
+        else
+          open.push_back('[');
         continue;
       }
       const char c = cursor.peek();

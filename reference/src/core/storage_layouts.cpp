@@ -1,9 +1,8 @@
-#include "ssp/storage/layouts.hpp"
-
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "ssp/json_text.hpp"
+#include "ssp/storage/layouts.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {
@@ -42,8 +41,12 @@ void stringify(std::string& out, const Json& value) {
       out.push_back(']');
       return;
     }
-    case Json::value_t::string: append_json_string(out, value.get_ref<const std::string&>()); return;
-    default: out += value.dump(); return;  // numbers, booleans, null
+    case Json::value_t::string:
+      append_json_string(out, value.get_ref<const std::string&>());
+      return;
+    default:
+      out += value.dump();
+      return;  // numbers, booleans, null
   }
 }
 
@@ -75,7 +78,8 @@ StoredColumn stored_column(const Json& element) {
 
 SchemaLayouts layouts_of(const CompiledSchema& schema) {
   SchemaLayouts layouts;
-  for (const CompiledTable& table : schema.tables) layouts.push_back({table.name(), table.layout()});
+  for (const CompiledTable& table : schema.tables)
+    layouts.push_back({table.name(), table.layout()});
   return layouts;
 }
 
@@ -164,8 +168,10 @@ std::optional<LayoutMismatch> compare_layouts(const SchemaLayouts& configured,
       const bool both = i < table.columns.size() && i < stored_count;
       if (both && found->columns[i].matches(table.columns[i])) continue;
       std::string name;
-      if (i < table.columns.size()) name = table.columns[i].name;
-      else if (found->columns[i].name) name = *found->columns[i].name;
+      if (i < table.columns.size())
+        name = table.columns[i].name;
+      else if (found->columns[i].name)
+        name = *found->columns[i].name;
       return LayoutMismatch{table.table, name};
     }
     if (found && !found->is_array) return LayoutMismatch{table.table, std::string()};

@@ -1,5 +1,4 @@
 #include "ssp/storage/server_readiness.hpp"
-
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {

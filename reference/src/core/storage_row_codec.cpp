@@ -1,5 +1,3 @@
-#include "ssp/storage/row_codec.hpp"
-
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -7,6 +5,7 @@
 #include "ssp/errors.hpp"
 #include "ssp/json_text.hpp"
 #include "ssp/storage/json_document.hpp"
+#include "ssp/storage/row_codec.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {
@@ -23,14 +22,15 @@ std::string column_label(const ColumnLayout& column) { return "column " + quoted
 bool is_text_type(ColumnType type) {
   return type == ColumnType::string || type == ColumnType::json || type == ColumnType::blob_ref;
 }
-bool is_bytes_type(ColumnType type) { return type == ColumnType::bytes || type == ColumnType::crdt; }
+bool is_bytes_type(ColumnType type) {
+  return type == ColumnType::bytes || type == ColumnType::crdt;
+}
 
 // Why a text value is not acceptable for its type, or nullptr.
 const char* text_problem(ColumnType type, std::string_view text) {
   if (!is_well_formed_utf8(text)) return "the string is not well-formed UTF-8";
   if (type == ColumnType::json && !is_json_document(text)) return "the json value is not JSON";
-  if (type == ColumnType::blob_ref &&
-      !(is_json_document(text) && is_canonical_blob_ref(text))) {
+  if (type == ColumnType::blob_ref && !(is_json_document(text) && is_canonical_blob_ref(text))) {
     return "the blob_ref value is not a canonical BlobRef (§5.9.1)";
   }
   return nullptr;
@@ -42,11 +42,13 @@ void put_u32(Bytes& out, std::size_t value, const ColumnLayout& column) {
   if (value > std::numeric_limits<std::uint32_t>::max()) {
     throw InvalidArgument("row codec: " + column_label(column) + " is longer than 2^32−1 bytes");
   }
-  for (int shift = 0; shift < 32; shift += 8) out.push_back(static_cast<std::uint8_t>(value >> shift));
+  for (int shift = 0; shift < 32; shift += 8)
+    out.push_back(static_cast<std::uint8_t>(value >> shift));
 }
 
 void put_u64(Bytes& out, std::uint64_t value) {
-  for (int shift = 0; shift < 64; shift += 8) out.push_back(static_cast<std::uint8_t>(value >> shift));
+  for (int shift = 0; shift < 64; shift += 8)
+    out.push_back(static_cast<std::uint8_t>(value >> shift));
 }
 
 // Reads values off the payload, naming the column on every failure.
@@ -70,7 +72,8 @@ class Reader {
   std::uint64_t little_endian(std::size_t width, const ColumnLayout& column) {
     std::uint64_t value = 0;
     const auto bytes = take(width, column);
-    for (std::size_t i = 0; i < width; ++i) value |= static_cast<std::uint64_t>(bytes[i]) << (8 * i);
+    for (std::size_t i = 0; i < width; ++i)
+      value |= static_cast<std::uint64_t>(bytes[i]) << (8 * i);
     return value;
   }
   std::span<const std::uint8_t> length_prefixed(const ColumnLayout& column) {
@@ -102,7 +105,8 @@ RowValue decode_value(Reader& reader, const ColumnLayout& column) {
       }
       return value;
     }
-    case ColumnType::floating: return std::bit_cast<double>(reader.little_endian(8, column));
+    case ColumnType::floating:
+      return std::bit_cast<double>(reader.little_endian(8, column));
     case ColumnType::boolean: {
       const std::uint8_t byte = reader.take(1, column)[0];
       if (byte > 1) throw fail("boolean byte " + std::to_string(byte) + " is neither 0 nor 1");
@@ -124,17 +128,21 @@ bool value_matches_type(const RowValue& value, ColumnType type) {
   if (is_text_type(type)) return std::holds_alternative<std::string>(value);
   if (is_bytes_type(type)) return std::holds_alternative<Bytes>(value);
   switch (type) {
-    case ColumnType::integer: return std::holds_alternative<std::int64_t>(value);
-    case ColumnType::floating: return std::holds_alternative<double>(value);
-    case ColumnType::boolean: return std::holds_alternative<bool>(value);
-    default: return false;
+    case ColumnType::integer:
+      return std::holds_alternative<std::int64_t>(value);
+    case ColumnType::floating:
+      return std::holds_alternative<double>(value);
+    case ColumnType::boolean:
+      return std::holds_alternative<bool>(value);
+    default:
+      return false;
   }
 }
 
 Bytes encode_row(std::span<const ColumnLayout> columns, const Row& row) {
   if (row.size() != columns.size()) {
-    throw InvalidArgument("row codec: a row of " + std::to_string(row.size()) +
-                          " values for " + std::to_string(columns.size()) + " columns");
+    throw InvalidArgument("row codec: a row of " + std::to_string(row.size()) + " values for " +
+                          std::to_string(columns.size()) + " columns");
   }
   Bytes out((columns.size() + 7) / 8, 0);
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -156,7 +164,8 @@ Bytes encode_row(std::span<const ColumnLayout> columns, const Row& row) {
       put_u32(out, text->size(), column);
       out.insert(out.end(), text->begin(), text->end());
     } else if (const auto* integer = std::get_if<std::int64_t>(&value)) {
-      if (!is_safe(*integer)) refuse("integer " + std::to_string(*integer) + " is outside ±(2^53−1)");
+      if (!is_safe(*integer))
+        refuse("integer " + std::to_string(*integer) + " is outside ±(2^53−1)");
       put_u64(out, static_cast<std::uint64_t>(*integer));
     } else if (const auto* number = std::get_if<double>(&value)) {
       put_u64(out, std::bit_cast<std::uint64_t>(*number));
@@ -201,10 +210,9 @@ Row decode_row(std::span<const ColumnLayout> columns, std::span<const std::uint8
     row.push_back(decode_value(reader, columns[i]));
   }
   if (reader.remaining() != 0) {
-    throw RowDecodeError("", std::to_string(reader.remaining()) +
-                                 " trailing bytes after the last column" +
-                                 (columns.empty() ? std::string()
-                                                  : " (" + column_label(columns.back()) + ")"));
+    throw RowDecodeError(
+        "", std::to_string(reader.remaining()) + " trailing bytes after the last column" +
+                (columns.empty() ? std::string() : " (" + column_label(columns.back()) + ")"));
   }
   return row;
 }

@@ -1,11 +1,10 @@
-#include "ssp/storage/schema.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
 
 #include "ssp/json_text.hpp"
+#include "ssp/storage/schema.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {
@@ -116,8 +115,9 @@ void check_indexes(const TableSchema& table, const std::string& where) {
 bool default_materialize(const TableSchema& table, const std::vector<ScopeBinding>& scopes) {
   bool any = false;
   for (const Column& column : table.columns) {
-    const bool is_scope = std::any_of(scopes.begin(), scopes.end(),
-                                      [&](const ScopeBinding& s) { return s.column == column.name; });
+    const bool is_scope = std::any_of(scopes.begin(), scopes.end(), [&](const ScopeBinding& s) {
+      return s.column == column.name;
+    });
     if (column.name == table.primary_key || is_scope) continue;
     if (!column.encrypted) return true;
     any = true;

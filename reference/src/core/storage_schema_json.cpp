@@ -1,11 +1,10 @@
-#include "ssp/storage/schema_json.hpp"
-
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <vector>
 
 #include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/schema_json.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {
@@ -95,7 +94,8 @@ Index parse_index(const Json& value, const std::string& path) {
   index.name = string_at(value, path, "name");
   const Json& columns = array_at(value, path, "columns");
   for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (!columns[i].is_string()) fail(element_path(member_path(path, "columns"), i), "expected a string");
+    if (!columns[i].is_string())
+      fail(element_path(member_path(path, "columns"), i), "expected a string");
     index.columns.push_back(columns[i].get<std::string>());
   }
   if (value.contains("unique")) index.unique = boolean_at(value, path, "unique");
@@ -109,7 +109,8 @@ TableSchema parse_table(const Json& value, const std::string& path) {
   table.name = string_at(value, path, "name");
   const Json& columns = array_at(value, path, "columns");
   for (std::size_t i = 0; i < columns.size(); ++i) {
-    table.columns.push_back(parse_column(columns[i], element_path(member_path(path, "columns"), i)));
+    table.columns.push_back(
+        parse_column(columns[i], element_path(member_path(path, "columns"), i)));
   }
   table.primary_key = string_at(value, path, "primaryKey");
   const Json& scopes = array_at(value, path, "scopes");
@@ -119,7 +120,8 @@ TableSchema parse_table(const Json& value, const std::string& path) {
   if (value.contains("indexes")) {
     const Json& indexes = array_at(value, path, "indexes");
     for (std::size_t i = 0; i < indexes.size(); ++i) {
-      table.indexes.push_back(parse_index(indexes[i], element_path(member_path(path, "indexes"), i)));
+      table.indexes.push_back(
+          parse_index(indexes[i], element_path(member_path(path, "indexes"), i)));
     }
   }
   if (value.contains("materialize")) table.materialize = boolean_at(value, path, "materialize");
@@ -134,15 +136,20 @@ Json parse_strict(std::string_view text) {
   const Json::parser_callback_t track = [&](int, Json::parse_event_t event, Json& parsed) {
     switch (event) {
       case Json::parse_event_t::object_start:
-      case Json::parse_event_t::array_start: open.emplace_back(); break;
+      case Json::parse_event_t::array_start:
+        open.emplace_back();
+        break;
       case Json::parse_event_t::object_end:
-      case Json::parse_event_t::array_end: open.pop_back(); break;
+      case Json::parse_event_t::array_end:
+        open.pop_back();
+        break;
       case Json::parse_event_t::key:
         if (!open.back().insert(parsed.get<std::string>()).second && duplicate.empty()) {
           duplicate = parsed.get<std::string>();
         }
         break;
-      case Json::parse_event_t::value: break;
+      case Json::parse_event_t::value:
+        break;
     }
     return true;
   };
@@ -164,7 +171,8 @@ ServerSchema parse_schema_json(std::string_view text) {
   ServerSchema schema;
   const Json& version = root.at("version");
   if (!version.is_number_integer() ||
-      (version.is_number_unsigned() && version.get<std::uint64_t>() > std::uint64_t(kMaxSafeInteger)) ||
+      (version.is_number_unsigned() &&
+       version.get<std::uint64_t>() > std::uint64_t(kMaxSafeInteger)) ||
       (!version.is_number_unsigned() && version.get<std::int64_t>() < -kMaxSafeInteger)) {
     fail("version", "expected an integer within ±(2^53−1)");
   }
@@ -196,8 +204,10 @@ std::string schema_to_json(const ServerSchema& schema) {
     out["primaryKey"] = table.primary_key;
     Json scopes = Json::array();
     for (const ScopePattern& scope : table.scopes) {
-      if (scope.column) scopes.push_back({{"pattern", scope.pattern}, {"column", *scope.column}});
-      else scopes.push_back(scope.pattern);
+      if (scope.column)
+        scopes.push_back({{"pattern", scope.pattern}, {"column", *scope.column}});
+      else
+        scopes.push_back(scope.pattern);
     }
     out["scopes"] = std::move(scopes);
     if (!table.indexes.empty()) {

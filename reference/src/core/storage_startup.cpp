@@ -1,11 +1,10 @@
-#include "ssp/storage/schema_startup.hpp"
-
 #include <algorithm>
 #include <set>
 
 #include "ssp/json_text.hpp"
 #include "ssp/storage/layouts.hpp"
 #include "ssp/storage/physical_names.hpp"
+#include "ssp/storage/schema_startup.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {
@@ -55,13 +54,12 @@ void verify_physical(SchemaSession& session, const CompiledSchema& schema) {
     }
     for (const std::string& column : required) {
       if (contains(present, column)) continue;
-      throw SchemaRefusal(
-          RefusalReason::physical_mismatch,
-          "physical tables disagree with the configured schema at version " +
-              std::to_string(schema.version) + " (table " + quoted(table.name()) + " column " +
-              quoted(column) + " is missing)" + kDash +
-              "refusing to serve a database the running code cannot write",
-          table.name(), column);
+      throw SchemaRefusal(RefusalReason::physical_mismatch,
+                          "physical tables disagree with the configured schema at version " +
+                              std::to_string(schema.version) + " (table " + quoted(table.name()) +
+                              " column " + quoted(column) + " is missing)" + kDash +
+                              "refusing to serve a database the running code cannot write",
+                          table.name(), column);
     }
   }
 }
@@ -100,8 +98,9 @@ TablePlan plan_table(SchemaSession& session, const CompiledTable& table,
   plan.migrate = plan.stored_columns < layout.size();
   plan.backfill =
       table.materialized &&
-      std::any_of(layout.begin(), layout.begin() + static_cast<std::ptrdiff_t>(plan.stored_columns),
-                  [&](const ColumnLayout& column) { return !contains(plan.physical, column.name); });
+      std::any_of(
+          layout.begin(), layout.begin() + static_cast<std::ptrdiff_t>(plan.stored_columns),
+          [&](const ColumnLayout& column) { return !contains(plan.physical, column.name); });
   return plan;
 }
 
@@ -188,7 +187,8 @@ void migrate(SchemaSession& session, const CompiledSchema& schema,
   const StoredLayouts stored = marker ? parse_layouts(marker->layouts) : StoredLayouts{};
   // Plans first: every refusal is raised before the first change.
   std::vector<TablePlan> plans;
-  for (const CompiledTable& table : schema.tables) plans.push_back(plan_table(session, table, stored));
+  for (const CompiledTable& table : schema.tables)
+    plans.push_back(plan_table(session, table, stored));
 
   // §3 step 2: only the stored layouts say what is retired; a table neither
   // configured nor stored (an operator's own) is never touched.
@@ -247,8 +247,7 @@ void assert_append_only(const std::string& table, const StoredTable& stored,
     if (configured[i].nullable) continue;
     throw SchemaRefusal(RefusalReason::not_append_only,
                         prefix + "added column " + quoted(configured[i].name) +
-                            " must be nullable" + kDash +
-                            "existing rows have no value to backfill",
+                            " must be nullable" + kDash + "existing rows have no value to backfill",
                         table, configured[i].name);
   }
 }

@@ -1,5 +1,3 @@
-#include "ssp/storage/stored_scopes.hpp"
-
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -7,6 +5,7 @@
 #include "ssp/errors.hpp"
 #include "ssp/json_text.hpp"
 #include "ssp/storage/physical_names.hpp"
+#include "ssp/storage/stored_scopes.hpp"
 
 namespace ssp::storage {
 

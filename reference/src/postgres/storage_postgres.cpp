@@ -54,7 +54,8 @@ class Params {
 };
 
 std::string where_row(Params& params, const std::string& partition, const std::string& row_id) {
-  std::string sql = " WHERE " + quote_identifier(kPartitionColumn) + " = " + params.next_placeholder();
+  std::string sql =
+      " WHERE " + quote_identifier(kPartitionColumn) + " = " + params.next_placeholder();
   params.add(partition);
   sql += " AND " + quote_identifier(kRowIdColumn) + " = " + params.next_placeholder();
   params.add(row_id);
@@ -88,62 +89,62 @@ class PostgresSchemaSession final : public SchemaSession {
 
   std::vector<std::string> physical_columns(const std::string& table) override {
     return guarded([&] {
-    std::vector<std::string> names;
-    for (const auto& row : txn_.exec_params(
-             "SELECT column_name FROM information_schema.columns "
-             "WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
-             schema_, table)) {
-      names.emplace_back(row[0].c_str());
-    }
-    return names;
+      std::vector<std::string> names;
+      for (const auto& row :
+           txn_.exec_params("SELECT column_name FROM information_schema.columns "
+                            "WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
+                            schema_, table)) {
+        names.emplace_back(row[0].c_str());
+      }
+      return names;
     });
   }
 
   std::vector<std::string> free_standing_indexes(const std::string& table) override {
     return guarded([&] {
-    std::vector<std::string> names;
-    for (const auto& row : txn_.exec_params(
-             "SELECT i.relname FROM pg_index x "
-             "JOIN pg_class i ON i.oid = x.indexrelid "
-             "JOIN pg_class t ON t.oid = x.indrelid "
-             "JOIN pg_namespace n ON n.oid = t.relnamespace "
-             "WHERE n.nspname = $1 AND t.relname = $2 AND NOT x.indisprimary "
-             "AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid) "
-             "ORDER BY i.relname",
-             schema_, table)) {
-      names.emplace_back(row[0].c_str());
-    }
-    return names;
+      std::vector<std::string> names;
+      for (const auto& row : txn_.exec_params(
+               "SELECT i.relname FROM pg_index x "
+               "JOIN pg_class i ON i.oid = x.indexrelid "
+               "JOIN pg_class t ON t.oid = x.indrelid "
+               "JOIN pg_namespace n ON n.oid = t.relnamespace "
+               "WHERE n.nspname = $1 AND t.relname = $2 AND NOT x.indisprimary "
+               "AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid) "
+               "ORDER BY i.relname",
+               schema_, table)) {
+        names.emplace_back(row[0].c_str());
+      }
+      return names;
     });
   }
 
   std::optional<StoredMarker> read_marker() override {
     return guarded([&]() -> std::optional<StoredMarker> {
-    // The version is read as text and parsed: no driver-side number coercion (B-12).
-    const pqxx::result rows = txn_.exec(
-        "SELECT schema_version::text AS version, layouts FROM sync_schema_meta WHERE id = 1");
-    if (rows.empty()) return std::nullopt;
-    StoredMarker marker;
-    marker.version = std::stoll(rows[0]["version"].c_str());
-    if (!rows[0]["layouts"].is_null()) marker.layouts = rows[0]["layouts"].c_str();
-    return marker;
+      // The version is read as text and parsed: no driver-side number coercion (B-12).
+      const pqxx::result rows = txn_.exec(
+          "SELECT schema_version::text AS version, layouts FROM sync_schema_meta WHERE id = 1");
+      if (rows.empty()) return std::nullopt;
+      StoredMarker marker;
+      marker.version = std::stoll(rows[0]["version"].c_str());
+      if (!rows[0]["layouts"].is_null()) marker.layouts = rows[0]["layouts"].c_str();
+      return marker;
     });
   }
 
   void write_marker(std::int64_t version, const std::string& layouts) override {
     return guarded([&] {
-    txn_.exec_params(
-        "INSERT INTO sync_schema_meta (id, schema_version, layouts) VALUES (1, $1, $2) "
-        "ON CONFLICT (id) DO UPDATE SET schema_version = excluded.schema_version, "
-        "layouts = excluded.layouts",
-        version, layouts);
+      txn_.exec_params(
+          "INSERT INTO sync_schema_meta (id, schema_version, layouts) VALUES (1, $1, $2) "
+          "ON CONFLICT (id) DO UPDATE SET schema_version = excluded.schema_version, "
+          "layouts = excluded.layouts",
+          version, layouts);
     });
   }
 
   void delete_table_references(const std::string& table) override {
     return guarded([&] {
-    txn_.exec_params("DELETE FROM sync_row_scopes WHERE tbl = $1", table);
-    txn_.exec_params("DELETE FROM sync_blob_refs WHERE tbl = $1", table);
+      txn_.exec_params("DELETE FROM sync_row_scopes WHERE tbl = $1", table);
+      txn_.exec_params("DELETE FROM sync_blob_refs WHERE tbl = $1", table);
     });
   }
 
@@ -151,41 +152,42 @@ class PostgresSchemaSession final : public SchemaSession {
                                           const std::optional<RowKey>& after,
                                           std::size_t limit) override {
     return guarded([&] {
-    // COLLATE "C": byte order, the order SQLite walks in.
-    const std::string key = quote_identifier(kPartitionColumn) + " COLLATE \"C\", " +
-                            quote_identifier(kRowIdColumn) + " COLLATE \"C\"";
-    std::string sql = "SELECT " + quote_identifier(kPartitionColumn) + ", " +
-                      quote_identifier(kRowIdColumn) + ", " + quote_identifier(kPayloadColumn) +
-                      " FROM " + quote_identifier(table);
-    Params params;
-    if (after) {
-      sql += " WHERE (" + key + ") > ($1, $2)";
-      params.add(after->partition).add(after->row_id);
-    }
-    sql += " ORDER BY " + key + " LIMIT " + std::to_string(limit);
-    std::vector<StoredPayload> rows;
-    for (const auto& row : params.exec(txn_, sql)) {
-      rows.push_back({{row[0].c_str(), row[1].c_str()}, bytes_of(row[2])});
-    }
-    return rows;
+      // COLLATE "C": byte order, the order SQLite walks in.
+      const std::string key = quote_identifier(kPartitionColumn) + " COLLATE \"C\", " +
+                              quote_identifier(kRowIdColumn) + " COLLATE \"C\"";
+      std::string sql = "SELECT " + quote_identifier(kPartitionColumn) + ", " +
+                        quote_identifier(kRowIdColumn) + ", " + quote_identifier(kPayloadColumn) +
+                        " FROM " + quote_identifier(table);
+      Params params;
+      if (after) {
+        sql += " WHERE (" + key + ") > ($1, $2)";
+        params.add(after->partition).add(after->row_id);
+      }
+      sql += " ORDER BY " + key + " LIMIT " + std::to_string(limit);
+      std::vector<StoredPayload> rows;
+      for (const auto& row : params.exec(txn_, sql)) {
+        rows.push_back({{row[0].c_str(), row[1].c_str()}, bytes_of(row[2])});
+      }
+      return rows;
     });
   }
 
   void rewrite_row(const CompiledTable& table, const RowKey& key, const Row& values,
                    const Bytes& payload) override {
     return guarded([&] {
-    Params params;
-    std::string sql = "UPDATE " + quote_identifier(table.name()) + " SET " +
-                      quote_identifier(kPayloadColumn) + " = " + params.next_placeholder();
-    params.add(bytea_text(payload));
-    if (table.materialized) {
-      for (std::size_t i = 0; i < values.size(); ++i) {
-        sql += ", " + quote_identifier(table.columns()[i].name) + " = " + params.next_placeholder();
-        params.add(projection_text(values[i], table.columns()[i].type));
+      Params params;
+      std::string sql = "UPDATE " + quote_identifier(table.name()) + " SET " +
+                        quote_identifier(kPayloadColumn) + " = " + params.next_placeholder();
+      params.add(bytea_text(payload));
+      if (table.materialized) {
+        for (std::size_t i = 0; i < values.size(); ++i) {
+          sql +=
+              ", " + quote_identifier(table.columns()[i].name) + " = " + params.next_placeholder();
+          params.add(projection_text(values[i], table.columns()[i].type));
+        }
       }
-    }
-    sql += where_row(params, key.partition, key.row_id);
-    params.exec(txn_, sql);
+      sql += where_row(params, key.partition, key.row_id);
+      params.exec(txn_, sql);
     });
   }
 
@@ -261,8 +263,9 @@ class PostgresServerStorage final : public ServerStorageBase {
                            ") VALUES (" + placeholders + ") ON CONFLICT (" +
                            quote_identifier(kPartitionColumn) + ", " +
                            quote_identifier(kRowIdColumn) + ") DO UPDATE SET " + updates);
-      txn.exec_params("DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
-                      partition, table.name(), row.row_id);
+      txn.exec_params(
+          "DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
+          partition, table.name(), row.row_id);
       for (const auto& [variable, value] : row.scopes) {
         txn.exec_params(
             "INSERT INTO sync_row_scopes (partition, tbl, var, value, row_id) "
@@ -290,8 +293,9 @@ class PostgresServerStorage final : public ServerStorageBase {
       Row values;
       for (std::size_t i = 0; i < table.columns().size(); ++i) {
         const pqxx::field field = rows[0][static_cast<pqxx::row::size_type>(i)];
-        values.push_back(field.is_null() ? RowValue{std::monostate{}}
-                                         : projection_value(field.c_str(), table.columns()[i].type));
+        values.push_back(field.is_null()
+                             ? RowValue{std::monostate{}}
+                             : projection_value(field.c_str(), table.columns()[i].type));
       }
       return values;
     });

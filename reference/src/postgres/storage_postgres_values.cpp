@@ -140,10 +140,14 @@ RowValue projection_value(std::string_view text, ColumnType type) {
   switch (type) {
     case ColumnType::string:
     case ColumnType::json:
-    case ColumnType::blob_ref: return std::string(text);
-    case ColumnType::integer: return static_cast<std::int64_t>(std::stoll(std::string(text)));
-    case ColumnType::floating: return std::strtod(std::string(text).c_str(), nullptr);
-    case ColumnType::boolean: return text == "true" || text == "t";
+    case ColumnType::blob_ref:
+      return std::string(text);
+    case ColumnType::integer:
+      return static_cast<std::int64_t>(std::stoll(std::string(text)));
+    case ColumnType::floating:
+      return std::strtod(std::string(text).c_str(), nullptr);
+    case ColumnType::boolean:
+      return text == "true" || text == "t";
     case ColumnType::bytes:
     case ColumnType::crdt: {
       if (text.size() < 2 || text.substr(0, 2) != "\\x" || text.size() % 2 != 0) {
@@ -151,7 +155,8 @@ RowValue projection_value(std::string_view text, ColumnType type) {
       }
       Bytes bytes;
       for (std::size_t i = 2; i < text.size(); i += 2) {
-        bytes.push_back(static_cast<std::uint8_t>(hex_digit(text[i]) * 16 + hex_digit(text[i + 1])));
+        bytes.push_back(
+            static_cast<std::uint8_t>(hex_digit(text[i]) * 16 + hex_digit(text[i + 1])));
       }
       return bytes;
     }

@@ -71,9 +71,12 @@ class ValueStatement {
         const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, index));
         return std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, index)));
       }
-      case ColumnType::integer: return static_cast<std::int64_t>(sqlite3_column_int64(stmt_, index));
-      case ColumnType::floating: return sqlite3_column_double(stmt_, index);
-      case ColumnType::boolean: return sqlite3_column_int64(stmt_, index) != 0;
+      case ColumnType::integer:
+        return static_cast<std::int64_t>(sqlite3_column_int64(stmt_, index));
+      case ColumnType::floating:
+        return sqlite3_column_double(stmt_, index);
+      case ColumnType::boolean:
+        return sqlite3_column_int64(stmt_, index) != 0;
       case ColumnType::bytes:
       case ColumnType::crdt: {
         const auto* data = static_cast<const std::uint8_t*>(sqlite3_column_blob(stmt_, index));
@@ -163,7 +166,8 @@ class SqliteSchemaSession final : public SchemaSession {
   std::vector<StoredPayload> payload_page(const std::string& table,
                                           const std::optional<RowKey>& after,
                                           std::size_t limit) override {
-    const std::string key = quote_identifier(kPartitionColumn) + ", " + quote_identifier(kRowIdColumn);
+    const std::string key =
+        quote_identifier(kPartitionColumn) + ", " + quote_identifier(kRowIdColumn);
     std::string sql = "SELECT " + key + ", " + quote_identifier(kPayloadColumn) + " FROM " +
                       quote_identifier(table);
     if (after) sql += " WHERE (" + key + ") > (?, ?)";
@@ -178,8 +182,9 @@ class SqliteSchemaSession final : public SchemaSession {
     std::vector<StoredPayload> rows;
     while (page.step()) {
       const auto payload = page.blob(std::string(kPayloadColumn));
-      rows.push_back({{page.text(std::string(kPartitionColumn)), page.text(std::string(kRowIdColumn))},
-                      Bytes(payload.begin(), payload.end())});
+      rows.push_back(
+          {{page.text(std::string(kPartitionColumn)), page.text(std::string(kRowIdColumn))},
+           Bytes(payload.begin(), payload.end())});
     }
     return rows;
   }
@@ -189,7 +194,8 @@ class SqliteSchemaSession final : public SchemaSession {
     std::string sql = "UPDATE " + quote_identifier(table.name()) + " SET " +
                       quote_identifier(kPayloadColumn) + " = ?";
     if (table.materialized) {
-      for (const Column& column : table.columns()) sql += ", " + quote_identifier(column.name) + " = ?";
+      for (const Column& column : table.columns())
+        sql += ", " + quote_identifier(column.name) + " = ?";
     }
     ValueStatement update(connection_, sql + where_row());
     int next = 1;
@@ -261,7 +267,8 @@ class SqliteServerStorage final : public ServerStorageBase {
       upsert.bind(next, std::monostate{});
       upsert.step();
     }
-    connection_.prepare("DELETE FROM sync_row_scopes WHERE partition = ? AND tbl = ? AND row_id = ?")
+    connection_
+        .prepare("DELETE FROM sync_row_scopes WHERE partition = ? AND tbl = ? AND row_id = ?")
         .bind(1, std::string_view(partition))
         .bind(2, std::string_view(table.name()))
         .bind(3, std::string_view(row.row_id))

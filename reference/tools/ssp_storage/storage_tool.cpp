@@ -50,9 +50,12 @@ Arguments parse_arguments(const std::vector<std::string>& args) {
     const std::string& flag = args[i];
     if (i + 1 >= args.size()) throw ToolError{"usage", flag + " needs a value"};
     const std::string& value = args[++i];
-    if (flag == "--schema") parsed.schema_file = value;
-    else if (flag == "--sqlite") parsed.sqlite_path = value;
-    else if (flag == "--pg") parsed.pg_dsn = value;
+    if (flag == "--schema")
+      parsed.schema_file = value;
+    else if (flag == "--sqlite")
+      parsed.sqlite_path = value;
+    else if (flag == "--pg")
+      parsed.pg_dsn = value;
     else if (flag == "--pg-schema") {
       parsed.pg_schema = value;
       pg_schema_given = true;
@@ -94,8 +97,10 @@ std::unique_ptr<storage::ServerStorage> open_storage(const Arguments& arguments)
 const char* action_name(storage::SchemaReport::Action action, bool preview) {
   switch (action) {
     case storage::SchemaReport::Action::memoized:
-    case storage::SchemaReport::Action::verified: return "verified";
-    case storage::SchemaReport::Action::migrated: return preview ? "migrate" : "migrated";
+    case storage::SchemaReport::Action::verified:
+      return "verified";
+    case storage::SchemaReport::Action::migrated:
+      return preview ? "migrate" : "migrated";
   }
   return "unknown";
 }

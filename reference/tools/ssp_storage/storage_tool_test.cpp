@@ -129,7 +129,8 @@ TEST_P(StorageTool, TOOL_1_CheckGivesTheVerdictAndReasonOnEveryFixture) {
     if (backend() == Backend::sqlite) {
       args.insert(args.end(), {"--sqlite", db->location().sqlite_path});
     } else {
-      args.insert(args.end(), {"--pg", db->location().pg_dsn, "--pg-schema", db->location().pg_schema});
+      args.insert(args.end(),
+                  {"--pg", db->location().pg_dsn, "--pg-schema", db->location().pg_schema});
     }
     const ToolRun run = run_tool(args);
     EXPECT_EQ(run.exit_code, expected.exit_code) << run.output.dump();
@@ -149,7 +150,8 @@ TEST_P(StorageTool, TOOL_1_CheckGivesTheVerdictAndReasonOnEveryFixture) {
   // The 0.20 bump says what it would add.
   load_fixture(kFixtures, "v0_20");
   const ToolRun upgrade = tool("check", v4);
-  EXPECT_THAT(upgrade.output["statements"].dump(), HasSubstr("ADD COLUMN \\\"_sync_column_versions\\\""));
+  EXPECT_THAT(upgrade.output["statements"].dump(),
+              HasSubstr("ADD COLUMN \\\"_sync_column_versions\\\""));
   EXPECT_EQ(tool("check", v2).output["message"],
             "stored schema version 3 is newer than the configured schema (2) \u2014 refusing to "
             "run an older server against a migrated database");
@@ -183,7 +185,8 @@ TEST_P(StorageTool, TOOL_3_UsageSchemaAndIoErrorsExitTwoNamingTheProblem) {
   EXPECT_EQ(run_tool({}).exit_code, 2);
   EXPECT_EQ(run_tool({"fix", "--schema", v3}).output["error"], "usage");
   EXPECT_EQ(run_tool({"check", "--schema", v3}).output["error"], "usage");
-  EXPECT_EQ(run_tool({"check", "--schema", v3, "--sqlite", "a", "--pg", "b"}).output["error"], "usage");
+  EXPECT_EQ(run_tool({"check", "--schema", v3, "--sqlite", "a", "--pg", "b"}).output["error"],
+            "usage");
   EXPECT_EQ(run_tool({"check", "--schema", v3, "--sqlite"}).output["error"], "usage");
   const std::string missing = (directory_ / "absent.db").string();
   const ToolRun no_db = run_tool({"check", "--schema", v3, "--sqlite", missing});
@@ -194,18 +197,22 @@ TEST_P(StorageTool, TOOL_3_UsageSchemaAndIoErrorsExitTwoNamingTheProblem) {
   EXPECT_EQ(no_schema.exit_code, 2);
   EXPECT_EQ(no_schema.output["error"], "io");
   const std::string broken = (directory_ / "broken.json").string();
-  std::ofstream(broken) << R"({"version":3,"tables":[{"name":"t","columns":[{"name":"id","type":"text","nullable":false}],"primaryKey":"id","scopes":["k:{id}"]}]})";
+  std::ofstream(broken)
+      << R"({"version":3,"tables":[{"name":"t","columns":[{"name":"id","type":"text","nullable":false}],"primaryKey":"id","scopes":["k:{id}"]}]})";
   const ToolRun bad_schema = tool("check", broken);
   EXPECT_EQ(bad_schema.exit_code, 2);
   EXPECT_EQ(bad_schema.output["error"], "schema");
-  EXPECT_THAT(bad_schema.output["message"].get<std::string>(), HasSubstr("tables[0].columns[0].type"));
+  EXPECT_THAT(bad_schema.output["message"].get<std::string>(),
+              HasSubstr("tables[0].columns[0].type"));
   storage::ServerSchema uncompilable = example_schema();
   uncompilable.tables[0].primary_key = "nope";
   const ToolRun compile_error = tool("check", schema_file(uncompilable, "uncompilable"));
   EXPECT_EQ(compile_error.exit_code, 2);
-  EXPECT_THAT(compile_error.output["message"].get<std::string>(), HasSubstr("primary key \"nope\""));
+  EXPECT_THAT(compile_error.output["message"].get<std::string>(),
+              HasSubstr("primary key \"nope\""));
   if (backend() == Backend::postgres) {
-    const ToolRun unreachable = run_tool({"check", "--schema", v3, "--pg", "host=127.0.0.1 port=1 connect_timeout=2"});
+    const ToolRun unreachable =
+        run_tool({"check", "--schema", v3, "--pg", "host=127.0.0.1 port=1 connect_timeout=2"});
     EXPECT_EQ(unreachable.exit_code, 2);
     EXPECT_EQ(unreachable.output["error"], "io");
   }

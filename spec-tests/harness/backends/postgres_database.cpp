@@ -134,7 +134,8 @@ std::string PostgresTestDatabase::dump_all_tables() {
     std::string order;
     for (int i = 1; i <= table[1].as<int>(); ++i) order += (i > 1 ? ", " : "") + std::to_string(i);
     out += std::string("== ") + table[0].c_str() + '\n' +
-           render(txn.exec("SELECT * FROM " + txn.quote_name(table[0].c_str()) + " ORDER BY " + order));
+           render(txn.exec("SELECT * FROM " + txn.quote_name(table[0].c_str()) + " ORDER BY " +
+                           order));
   }
   return out;
 }

@@ -113,7 +113,8 @@ std::string SqliteTestDatabase::dump_segment_tables() {
 }
 
 std::vector<std::string> SqliteTestDatabase::column_names(const std::string& table) {
-  return query_column("SELECT name FROM pragma_table_info(" + sql_literal(table) + ") ORDER BY cid");
+  return query_column("SELECT name FROM pragma_table_info(" + sql_literal(table) +
+                      ") ORDER BY cid");
 }
 
 void SqliteTestDatabase::drop_column(const std::string& table, const std::string& column) {
@@ -165,9 +166,12 @@ std::string SqliteTestDatabase::dump_all_tables() {
            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
            "ORDER BY name")) {
     const std::string quoted = sql_identifier(table);
-    const auto columns = query_column("SELECT count(*) FROM pragma_table_info(" + sql_literal(table) + ")");
+    const auto columns =
+        query_column("SELECT count(*) FROM pragma_table_info(" + sql_literal(table) + ")");
     std::string order;
-    for (int i = 1; i <= std::stoi(columns.at(0)); ++i) order += (i > 1 ? ", " : "") + std::to_string(i);
+    for (int i = 1; i <= std::stoi(columns.at(0)); ++i) {
+      order += (i > 1 ? ", " : "") + std::to_string(i);
+    }
     out += "== " + table + '\n' + dump_query(db_, "SELECT * FROM " + quoted + " ORDER BY " + order);
   }
   return out;

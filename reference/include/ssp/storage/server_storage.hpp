@@ -99,8 +99,7 @@ class ServerStorage {
   // on PostgreSQL a json value JSONB cannot hold is NULL), or nothing when the
   // row is absent. Throws UnknownTable as get_row, InvalidArgument for a
   // table that is not materialized.
-  virtual std::optional<Row> read_projection(const std::string& partition,
-                                             const std::string& table,
+  virtual std::optional<Row> read_projection(const std::string& partition, const std::string& table,
                                              const std::string& row_id) = 0;
 };
 
