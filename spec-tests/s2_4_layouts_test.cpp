@@ -130,9 +130,11 @@ TEST_P(Layouts, Q9_TableNamesArePlainKeysInDeclarationOrder) {
                   "'");
   storage::ServerSchema configured = schema;
   configured.tables.erase(configured.tables.begin() + 2, configured.tables.end());
+  const std::string before = dump();
   const auto refusal = refusal_of([&] { open()->ensure_schema(compiled(configured)); });
   ASSERT_TRUE(refusal);
   EXPECT_THAT(refusal->what(), HasSubstr("(table \"constructor\")"));
+  EXPECT_EQ(dump(), before);
 }
 
 TEST_P(Layouts, Q10_WrongShapedStoredLayoutsAreRefusalsNotCrashes) {

@@ -146,8 +146,10 @@ TEST_P(Marker, B_8_EveryRefusalIsSideEffectFreeAndLeavesTheStorageUnusable) {
   }
   // A storage that succeeded before keeps serving that schema after a refusal
   // (a rename is not an append-only bump).
+  const std::string before = dump();
   const auto refusal = refusal_of([&] { storage().ensure_schema(compiled(renamed, 4)); });
   ASSERT_TRUE(refusal);
+  EXPECT_EQ(dump(), before);
   EXPECT_EQ(refusal->reason(), RefusalReason::not_append_only);
   EXPECT_TRUE(storage().get_row("acme", "tasks", "t1"));
 }
@@ -163,7 +165,9 @@ TEST_P(Marker, B_9_MemoReturnsWithoutReadingTheDatabase) {
   EXPECT_EQ(report.action, SchemaReport::Action::memoized);
   EXPECT_NO_THROW(storage().get_row("acme", "tasks", "t1"));
   // A new storage does read, and refuses.
+  const std::string before = dump();
   EXPECT_TRUE(refusal_of([&] { open()->ensure_schema(example_compiled()); }));
+  EXPECT_EQ(dump(), before);
 }
 
 TEST_P(Marker, Q5_MemoKeysOnTheLayoutsNotTheVersionAlone) {
@@ -171,10 +175,12 @@ TEST_P(Marker, Q5_MemoKeysOnTheLayoutsNotTheVersionAlone) {
   storage().ensure_schema(example_compiled());
   storage::ServerSchema drifted = example_schema();
   drifted.tables[0].columns[2].nullable = false;  // same version 3, other layouts
+  const std::string before = dump();
   const auto refusal = refusal_of([&] { storage().ensure_schema(compiled(drifted)); });
   ASSERT_TRUE(refusal) << "a same-version schema with other layouts must be checked, not memoized";
   EXPECT_EQ(refusal->reason(), RefusalReason::layouts_disagree);
   EXPECT_EQ(refusal->column(), "title");
+  EXPECT_EQ(dump(), before);
   // The storage keeps serving the schema it ensured.
   storage().upsert_row("acme", "tasks", task_row("t1", "p1", std::nullopt, false));
   EXPECT_TRUE(storage().get_row("acme", "tasks", "t1"));
@@ -197,6 +203,7 @@ TEST_P(Marker, B_10_ReadinessWrapsFailuresAsSchemaNotReady) {
             SchemaReport::Action::migrated);
   storage::ServerSchema older = example_schema();
   older.version = 2;
+  const std::string before = dump();
   try {
     storage::ensure_server_ready(*open(), older);
     ADD_FAILURE() << "an older schema was ready";
@@ -210,6 +217,7 @@ TEST_P(Marker, B_10_ReadinessWrapsFailuresAsSchemaNotReady) {
       EXPECT_EQ(std::string(cause.what()), newer_message(3, 2));
     }
   }
+  EXPECT_EQ(dump(), before);
 }
 
 TEST_P(Marker, B_11_RefusalDependsOnlyOnTheMarker) {
@@ -233,18 +241,22 @@ TEST_P(Marker, B_11_RefusalDependsOnlyOnTheMarker) {
 TEST_P(Marker, B_12_VersionEqualityIsNumeric) {
   record_spec("§2.4", "B-12");
   storage().ensure_schema(compiled(example_schema(), 10));
+  std::string before = dump();
   // As text "10" < "9"; as numbers 10 > 9.
   const auto refusal = refusal_of([&] { open()->ensure_schema(compiled(example_schema(), 9)); });
   ASSERT_TRUE(refusal);
   EXPECT_EQ(std::string(refusal->what()), newer_message(10, 9));
+  EXPECT_EQ(dump(), before);
   constexpr std::int64_t kMax = storage::kMaxSafeInteger;
   database().exec("UPDATE sync_schema_meta SET schema_version = " + std::to_string(kMax));
   EXPECT_EQ(open()->ensure_schema(compiled(example_schema(), kMax)).action,
             SchemaReport::Action::verified);
+  before = dump();
   const auto below =
       refusal_of([&] { open()->ensure_schema(compiled(example_schema(), kMax - 1)); });
   ASSERT_TRUE(below);
   EXPECT_EQ(std::string(below->what()), newer_message(kMax, kMax - 1));
+  EXPECT_EQ(dump(), before);
 }
 
 // Two processes bumping the schema at once: the second waits for the first's

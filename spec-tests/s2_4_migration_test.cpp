@@ -283,6 +283,49 @@ TEST_P(Migration, C_10_LongIndexNamesBecomeAStableHash) {
               ElementsAre("sync_ix_25b6c991c8aaadb9", "sync_ix_by_project"));
 }
 
+TEST_P(Migration, AT_1_DatabaseFailureMidMigrationRollsEverythingBack) {
+  record_spec("§2.4", "AT-1");
+  seed();
+  storage().upsert_row("acme", "tasks", task_row("t2", "p1", "same", false));
+  const std::string before = dump();
+  // The column is added and the payloads re-encoded before the unique index
+  // meets two equal values and fails: all of it must roll back.
+  storage::ServerSchema bumped = with_priority();
+  bumped.tables[0].indexes.push_back({"one_per_done", {"done"}, true});
+  EXPECT_THROW(open()->ensure_schema(compiled(bumped)), StorageError);
+  EXPECT_EQ(dump(), before);
+  EXPECT_EQ(open()->ensure_schema(example_compiled()).action, SchemaReport::Action::verified);
+}
+
+TEST_P(Migration, AT_2_UndecodableStoredPayloadRefusesTheMigration) {
+  record_spec("§2.4", "AT-2");
+  seed();
+  // What 0.22 exists to prevent: a 0.21-style start with other layouts at the
+  // same version writes a row the stored layouts cannot decode.
+  storage::ServerSchema other_build = example_schema();
+  other_build.tables[0].columns[2].type = ColumnType::integer;
+  storage::ServerStorageOptions v0_21;
+  v0_21.compatibility = storage::Compatibility::v0_21;
+  auto careless = open(v0_21);
+  careless->ensure_schema(compiled(other_build));
+  const auto layout = compiled(other_build).find("tasks")->layout();
+  careless->upsert_row(
+      "acme", "tasks",
+      {"bad",
+       1,
+       {{"project_id", "p1"}},
+       storage::encode_row(
+           layout, {std::string("bad"), std::string("p1"), std::int64_t{5}, false,
+                    storage::RowValue{std::monostate{}}, storage::RowValue{std::monostate{}}})});
+  const std::string before = dump();
+  const auto refusal = refusal_of([&] { open()->ensure_schema(compiled(with_priority())); });
+  ASSERT_TRUE(refusal);
+  EXPECT_EQ(refusal->reason(), RefusalReason::row_undecodable);
+  EXPECT_EQ(refusal->table(), "tasks");
+  EXPECT_THAT(refusal->what(), HasSubstr("row \"bad\" in partition \"acme\""));
+  EXPECT_EQ(dump(), before);
+}
+
 TEST_P(Migration, PV_1_PreviewReportsTheMigrationAndChangesNothing) {
   record_spec("§2.4", "PV-1");
   seed();

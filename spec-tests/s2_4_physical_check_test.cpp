@@ -74,9 +74,11 @@ TEST_P(PhysicalCheck, B_7_RunsOnlyAtTheSameVersionAndAfterTheLayoutComparison) {
   // A layout drift is reported first.
   storage::ServerSchema drifted = example_schema();
   drifted.tables[1].columns[2].nullable = false;
+  const std::string before = dump();
   const auto first = refusal_of([&] { open()->ensure_schema(compiled(drifted)); });
   ASSERT_TRUE(first);
   EXPECT_EQ(first->reason(), RefusalReason::layouts_disagree);
+  EXPECT_EQ(dump(), before);
   // A bump does not check, it migrates: the column comes back.
   EXPECT_EQ(open()->ensure_schema(compiled(example_schema(), 4)).action,
             SchemaReport::Action::migrated);

@@ -104,7 +104,7 @@ struct StartupOptions {
 SchemaReport run_schema_startup(SchemaSession& session, const CompiledSchema& schema,
                                 const StartupOptions& options);
 
-// The §3 step 5 append-only assertion for one table, exposed for tests: throws
+// The §3 step 5 append-only assertion for one table: throws
 // SchemaRefusal(not_append_only) with the exact upstream texts.
 void assert_append_only(const std::string& table, const StoredTable& stored,
                         const std::vector<ColumnLayout>& configured);
