@@ -9,6 +9,7 @@
 #include "harness/backend.hpp"
 #include "ssp/segment_store.hpp"
 #include "ssp/segment_store_options.hpp"
+#include "ssp/storage/server_storage.hpp"
 
 namespace ssp::harness {
 
@@ -29,6 +30,12 @@ class Candidate {
   // a new store on a new connection.
   virtual std::unique_ptr<SegmentStore> open_segment_store(const DatabaseLocation& location,
                                                            const SegmentStoreOptions& options) = 0;
+
+  // Opens a server storage (schema marker, layouts, migration; SSP2 §2.4)
+  // over `location` with `options`, on a new connection. Nothing is created
+  // until ensure_schema. SQL backends only: memory throws InvalidArgument.
+  virtual std::unique_ptr<storage::ServerStorage> open_server_storage(
+      const DatabaseLocation& location, const storage::ServerStorageOptions& options) = 0;
 };
 
 // The candidate under test: the reference, unless another is selected.

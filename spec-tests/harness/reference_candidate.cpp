@@ -2,6 +2,9 @@
 #include "ssp/memory_segment_store.hpp"
 #include "ssp/postgres_segment_store.hpp"
 #include "ssp/sqlite_segment_store.hpp"
+#include "ssp/errors.hpp"
+#include "ssp/storage/postgres_server_storage.hpp"
+#include "ssp/storage/sqlite_server_storage.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -22,6 +25,18 @@ class ReferenceCandidate final : public Candidate {
         return open_postgres_segment_store(location.pg_dsn, location.pg_schema, options);
     }
     return nullptr;
+  }
+
+  std::unique_ptr<storage::ServerStorage> open_server_storage(
+      const DatabaseLocation& location, const storage::ServerStorageOptions& options) override {
+    switch (location.backend) {
+      case Backend::memory: break;
+      case Backend::sqlite:
+        return storage::open_sqlite_server_storage(location.sqlite_path, options);
+      case Backend::postgres:
+        return storage::open_postgres_server_storage(location.pg_dsn, location.pg_schema, options);
+    }
+    throw InvalidArgument("the reference has no server storage on the memory backend");
   }
 };
 

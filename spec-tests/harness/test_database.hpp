@@ -30,6 +30,24 @@ class TestDatabase {
   // sync_segment_publications in stored order). Equal dumps = equal state.
   virtual std::string dump_segment_tables() = 0;
 
+  // A deterministic text rendering of the whole database: every table's
+  // definition (columns with type, nullability and default), every index and
+  // constraint, and every row of every table sorted by all its columns. Equal
+  // dumps = the database did not change (storage refusals are side-effect free).
+  virtual std::string dump_all_tables() = 0;
+
+  // The physical column names of `table` in definition order; empty when the
+  // table does not exist.
+  virtual std::vector<std::string> column_names(const std::string& table) = 0;
+
+  // Removes `column` from `table` with its data, even a primary-key column
+  // (SQLite rebuilds the table by hand; its indexes are not carried over).
+  virtual void drop_column(const std::string& table, const std::string& column) = 0;
+
+  // The names of the indexes on `table` created by CREATE INDEX (not by a
+  // primary key or constraint), sorted.
+  virtual std::vector<std::string> index_names(const std::string& table) = 0;
+
   // Makes the next insert into `table` fail once `after_rows` rows for the
   // segment being written are already in it (a trigger that raises), so a
   // put dies part-way. Only insert-style writes to sync_segments count.

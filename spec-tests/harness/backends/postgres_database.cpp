@@ -68,6 +68,78 @@ std::string PostgresTestDatabase::dump_segment_tables() {
   return out;
 }
 
+std::vector<std::string> PostgresTestDatabase::column_names(const std::string& table) {
+  pqxx::nontransaction txn(connection_);
+  std::vector<std::string> names;
+  for (const auto& row : txn.exec(
+           "SELECT column_name FROM information_schema.columns WHERE table_schema = " +
+           txn.quote(location_.pg_schema) + " AND table_name = " + txn.quote(table) +
+           " ORDER BY ordinal_position")) {
+    names.emplace_back(row[0].c_str());
+  }
+  return names;
+}
+
+void PostgresTestDatabase::drop_column(const std::string& table, const std::string& column) {
+  pqxx::nontransaction txn(connection_);
+  txn.exec("ALTER TABLE " + txn.quote_name(table) + " DROP COLUMN " + txn.quote_name(column));
+}
+
+std::vector<std::string> PostgresTestDatabase::index_names(const std::string& table) {
+  pqxx::nontransaction txn(connection_);
+  std::vector<std::string> names;
+  for (const auto& row : txn.exec(
+           "SELECT i.relname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
+           "JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace "
+           "WHERE n.nspname = " + txn.quote(location_.pg_schema) + " AND t.relname = " +
+           txn.quote(table) + " AND NOT x.indisprimary AND NOT EXISTS "
+           "(SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid) ORDER BY i.relname")) {
+    names.emplace_back(row[0].c_str());
+  }
+  return names;
+}
+
+std::string PostgresTestDatabase::dump_all_tables() {
+  pqxx::nontransaction txn(connection_);
+  const std::string schema = txn.quote(location_.pg_schema);
+  const auto render = [](const pqxx::result& rows) {
+    std::string out;
+    for (const auto& row : rows) {
+      for (pqxx::row::size_type i = 0; i < row.size(); ++i) {
+        if (i) out += '|';
+        out += row[i].is_null() ? "NULL" : row[i].c_str();
+      }
+      out += '\n';
+    }
+    return out;
+  };
+  std::string out = "== columns\n" +
+                    render(txn.exec("SELECT table_name, column_name, data_type, is_nullable, "
+                                    "column_default FROM information_schema.columns "
+                                    "WHERE table_schema = " + schema +
+                                    " ORDER BY table_name, ordinal_position"));
+  out += "== indexes\n" + render(txn.exec("SELECT tablename, indexname, indexdef FROM pg_indexes "
+                                          "WHERE schemaname = " + schema +
+                                          " ORDER BY tablename, indexname"));
+  out += "== constraints\n" +
+         render(txn.exec("SELECT c.conrelid::regclass::text, c.conname, "
+                         "pg_get_constraintdef(c.oid) FROM pg_constraint c "
+                         "JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = " +
+                         schema + " ORDER BY 1, 2"));
+  const pqxx::result tables = txn.exec(
+      "SELECT table_name, (SELECT count(*) FROM information_schema.columns c "
+      "WHERE c.table_schema = t.table_schema AND c.table_name = t.table_name) "
+      "FROM information_schema.tables t WHERE table_schema = " + schema + " ORDER BY table_name");
+  for (const auto& table : tables) {
+    std::string order;
+    for (int i = 1; i <= table[1].as<int>(); ++i) order += (i > 1 ? ", " : "") + std::to_string(i);
+    out += std::string("== ") + table[0].c_str() + '\n' +
+           render(txn.exec("SELECT * FROM " + txn.quote_name(table[0].c_str()) + " ORDER BY " +
+                           order));
+  }
+  return out;
+}
+
 void PostgresTestDatabase::inject_insert_failure(const std::string& table, int after_rows) {
   const std::string name = "ssp_injected_failure_" + std::to_string(triggers_.size());
   const bool top_level = table == "sync_segments";

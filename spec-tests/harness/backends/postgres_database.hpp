@@ -18,6 +18,10 @@ class PostgresTestDatabase final : public TestDatabase {
   void exec(const std::string& sql) override;
   std::vector<std::string> query_column(const std::string& sql) override;
   std::string dump_segment_tables() override;
+  std::string dump_all_tables() override;
+  std::vector<std::string> column_names(const std::string& table) override;
+  void drop_column(const std::string& table, const std::string& column) override;
+  std::vector<std::string> index_names(const std::string& table) override;
   void inject_insert_failure(const std::string& table, int after_rows) override;
   void clear_injected_failures() override;
   void hold_write_lock() override;

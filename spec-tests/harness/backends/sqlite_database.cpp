@@ -50,6 +50,19 @@ std::string dump_query(sqlite3* db, const std::string& sql) {
   return out;
 }
 
+// `text` as a SQL string literal and as a quoted identifier.
+std::string quoted_with(const std::string& text, char quote) {
+  std::string out(1, quote);
+  for (char c : text) {
+    if (c == quote) out.push_back(quote);
+    out.push_back(c);
+  }
+  out.push_back(quote);
+  return out;
+}
+std::string sql_literal(const std::string& text) { return quoted_with(text, '\''); }
+std::string sql_identifier(const std::string& text) { return quoted_with(text, '"'); }
+
 }  // namespace
 
 SqliteTestDatabase::SqliteTestDatabase() {
@@ -95,6 +108,71 @@ std::string SqliteTestDatabase::dump_segment_tables() {
   for (const char* table : {"sync_segments", "sync_segment_scopes", "sync_segment_publications"}) {
     out += std::string("== ") + table + '\n';
     out += dump_query(db_, std::string("SELECT rowid, * FROM ") + table + " ORDER BY rowid");
+  }
+  return out;
+}
+
+std::vector<std::string> SqliteTestDatabase::column_names(const std::string& table) {
+  return query_column("SELECT name FROM pragma_table_info(" + sql_literal(table) +
+                      ") ORDER BY cid");
+}
+
+void SqliteTestDatabase::drop_column(const std::string& table, const std::string& column) {
+  // ALTER TABLE DROP COLUMN refuses key and indexed columns: rebuild instead.
+  const std::string rebuilt = table + "__ssp_rebuild";
+  std::string definitions;
+  std::string kept;
+  std::vector<std::string> key;
+  bool key_column_dropped = false;  // then the key goes too, as on PostgreSQL
+  sqlite3_stmt* stmt = nullptr;
+  const std::string info = "SELECT name, type, \"notnull\", pk FROM pragma_table_info(" +
+                           sql_literal(table) + ") ORDER BY cid";
+  check(db_, sqlite3_prepare_v2(db_, info.c_str(), -1, &stmt, nullptr), "prepare " + info);
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    const std::string name = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    if (name == column) {
+      key_column_dropped = sqlite3_column_int(stmt, 3) != 0;
+      continue;
+    }
+    const std::string type = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
+    definitions += (definitions.empty() ? "" : ", ") + sql_identifier(name) + " " + type +
+                   (sqlite3_column_int(stmt, 2) ? " NOT NULL" : "");
+    kept += (kept.empty() ? "" : ", ") + sql_identifier(name);
+    if (sqlite3_column_int(stmt, 3)) key.push_back(sql_identifier(name));
+  }
+  sqlite3_finalize(stmt);
+  if (!key.empty() && !key_column_dropped) {
+    std::string joined;
+    for (const auto& name : key) joined += (joined.empty() ? "" : ", ") + name;
+    definitions += ", PRIMARY KEY (" + joined + ")";
+  }
+  exec("CREATE TABLE " + sql_identifier(rebuilt) + " (" + definitions + "); INSERT INTO " +
+       sql_identifier(rebuilt) + " SELECT " + kept + " FROM " + sql_identifier(table) +
+       "; DROP TABLE " + sql_identifier(table) + "; ALTER TABLE " + sql_identifier(rebuilt) +
+       " RENAME TO " + sql_identifier(table) + ";");
+}
+
+std::vector<std::string> SqliteTestDatabase::index_names(const std::string& table) {
+  return query_column("SELECT name FROM pragma_index_list(" + sql_literal(table) +
+                      ") WHERE origin = 'c' ORDER BY name");
+}
+
+std::string SqliteTestDatabase::dump_all_tables() {
+  // sqlite_master carries each object's DDL, which ALTER TABLE rewrites.
+  std::string out = "== schema\n" +
+                    dump_query(db_, "SELECT type, name, tbl_name, sql FROM sqlite_master "
+                                    "WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name");
+  for (const std::string& table : query_column(
+           "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+           "ORDER BY name")) {
+    const std::string quoted = sql_identifier(table);
+    const auto columns =
+        query_column("SELECT count(*) FROM pragma_table_info(" + sql_literal(table) + ")");
+    std::string order;
+    for (int i = 1; i <= std::stoi(columns.at(0)); ++i) {
+      order += (i > 1 ? ", " : "") + std::to_string(i);
+    }
+    out += "== " + table + '\n' + dump_query(db_, "SELECT * FROM " + quoted + " ORDER BY " + order);
   }
   return out;
 }

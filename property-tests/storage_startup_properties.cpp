@@ -1,0 +1,173 @@
+// Storage startup invariants (design/storage.md §7, invariants 1–5 and 11) on
+// SQLite and PostgreSQL: idempotent open, layout-drift refusal with the §2.4
+// report, non-layout tolerance, newer refusal, physical completeness and the
+// monotonic marker.
+#include "ssp/json_text.hpp"
+#include "ssp/storage/layouts.hpp"
+#include "ssp/storage/physical_names.hpp"
+#include "ssp/storage/storage_ddl.hpp"
+#include "storage_property_support.hpp"
+
+namespace ssp::properties {
+namespace {
+
+using harness::record_spec;
+using harness::refusal_of;
+using storage::compile_schema;
+using storage::RefusalReason;
+using storage::SchemaReport;
+
+std::string quoted(const std::string& name) {
+  std::string out;
+  append_json_string(out, name);
+  return out;
+}
+
+std::int64_t marker_version(harness::TestDatabase& db) {
+  const std::string marker = harness::marker_text(db);
+  return marker.empty() ? 0 : std::stoll(marker.substr(0, marker.find('|')));
+}
+
+class StartupProperties : public StorageProperty {};
+SSP_SQL_BACKENDS(StartupProperties);
+
+TEST_P(StartupProperties, INV_1_OpenThenReopenIsIdempotent) {
+  record_spec("§2.4", "INV-1");
+  check_property([this] {
+    const auto schema = *gen_schema();
+    const auto compiled = compile_schema(schema);
+    auto db = seeded(schema, *gen_rows(compiled));
+    const std::string before = db->dump_all_tables();
+    RC_ASSERT(open_on(*db)->ensure_schema(compiled).action == SchemaReport::Action::verified);
+    RC_ASSERT(db->dump_all_tables() == before);
+    RC_ASSERT(harness::marker_text(*db) ==
+              std::to_string(schema.version) + "|" + storage::layouts_json(compiled));
+    for (const auto& table : compiled.tables) {
+      auto physical = db->column_names(table.name());
+      auto expected = storage::table_column_names(table);
+      std::sort(physical.begin(), physical.end());
+      std::sort(expected.begin(), expected.end());
+      RC_ASSERT(physical == expected);
+    }
+  });
+}
+
+TEST_P(StartupProperties, INV_2_SameVersionLayoutDriftIsRefusedAsTheOracleSays) {
+  record_spec("§2.4", "INV-2");
+  check_property([this] {
+    const auto schema = *gen_schema();
+    const auto [mutated, kind] = *gen_layout_mutation(schema);
+    RC_TAG(kind);
+    auto db = seeded(schema, *gen_rows(compile_schema(schema)));
+    const std::string before = db->dump_all_tables();
+    const auto refusal = refusal_of([&] { open_on(*db)->ensure_schema(compile_schema(mutated)); });
+    const auto oracle = expected_mismatch(mutated, schema);
+    RC_ASSERT(oracle.has_value());
+    RC_ASSERT(refusal.has_value());
+    RC_ASSERT(refusal->reason() == RefusalReason::layouts_disagree);
+    RC_ASSERT(refusal->table() == oracle->first);
+    RC_ASSERT(refusal->column() == oracle->second);
+    const std::string reported = "table " + quoted(oracle->first) +
+                                 (oracle->second ? " column " + quoted(*oracle->second) : "");
+    RC_ASSERT(std::string(refusal->what()) ==
+              "stored schema layouts disagree with the configured schema at version " +
+                  std::to_string(schema.version) + " (" + reported +
+                  ") \u2014 refusing to serve a database whose stored rows the running code "
+                  "cannot decode");
+    RC_ASSERT(db->dump_all_tables() == before);
+  });
+}
+
+TEST_P(StartupProperties, INV_3_NonLayoutChangesAreToleratedWithoutDdl) {
+  record_spec("§2.4", "INV-3");
+  check_property([this] {
+    const auto schema = *gen_schema();
+    const auto [mutated, kind] = *gen_non_layout_mutation(schema);
+    RC_TAG(kind);
+    auto db = seeded(schema, *gen_rows(compile_schema(schema)));
+    const std::string before = db->dump_all_tables();
+    const SchemaReport report = open_on(*db)->ensure_schema(compile_schema(mutated));
+    RC_ASSERT(report.action == SchemaReport::Action::verified);
+    RC_ASSERT(report.statements.empty());
+    RC_ASSERT(db->dump_all_tables() == before);
+  });
+}
+
+TEST_P(StartupProperties, INV_4_OlderConfiguredVersionIsRefused) {
+  record_spec("§2.4", "INV-4");
+  check_property([this] {
+    const auto schema = *gen_schema();
+    auto older = schema;
+    older.version = *rc::gen::inRange<std::int64_t>(schema.version - 50, schema.version);
+    auto db = seeded(schema, {});
+    const std::string before = db->dump_all_tables();
+    const auto refusal = refusal_of([&] { open_on(*db)->ensure_schema(compile_schema(older)); });
+    RC_ASSERT(refusal.has_value());
+    RC_ASSERT(refusal->reason() == RefusalReason::stored_newer);
+    RC_ASSERT(std::string(refusal->what()) ==
+              "stored schema version " + std::to_string(schema.version) +
+                  " is newer than the configured schema (" + std::to_string(older.version) +
+                  ") \u2014 refusing to run an older server against a migrated database");
+    RC_ASSERT(db->dump_all_tables() == before);
+  });
+}
+
+TEST_P(StartupProperties, INV_5_MissingInternalColumnsAreRefusedExtraColumnsNever) {
+  record_spec("§2.4", "INV-5");
+  check_property([this] {
+    const auto schema = *gen_schema();
+    const auto compiled = compile_schema(schema);
+    const auto rows = *gen_rows(compiled);
+    const auto& table = *rc::gen::elementOf(schema.tables);
+    const std::string column(*rc::gen::elementOf(std::vector<std::string_view>(
+        storage::kInternalColumns.begin(), storage::kInternalColumns.end())));
+    auto db = seeded(schema, rows);
+    db->drop_column(table.name, column);
+    const std::string before = db->dump_all_tables();
+    const auto refusal = refusal_of([&] { open_on(*db)->ensure_schema(compiled); });
+    RC_ASSERT(refusal.has_value());
+    RC_ASSERT(refusal->reason() == RefusalReason::physical_mismatch);
+    RC_ASSERT(refusal->table() == table.name);
+    RC_ASSERT(refusal->column() == column);
+    RC_ASSERT(db->dump_all_tables() == before);
+
+    auto extended = seeded(schema, rows);
+    extended->exec("ALTER TABLE " + storage::quote_identifier(table.name) +
+                   " ADD COLUMN operator_extra TEXT");
+    RC_ASSERT(open_on(*extended)->ensure_schema(compiled).action == SchemaReport::Action::verified);
+  });
+}
+
+// A random walk of startups: reopen, append-only bump, same-version drift,
+// older version, skip-ahead bump.
+TEST_P(StartupProperties, INV_11_MarkerVersionNeverDecreasesAndMovesOnlyByMigration) {
+  record_spec("§2.4", "INV-11");
+  check_property([this] {
+    storage::ServerSchema current = *gen_schema();
+    auto db = seeded(current, {});
+    const int steps = *rc::gen::inRange(2, 7);
+    for (int step = 0; step < steps; ++step) {
+      const std::string kind = *rc::gen::elementOf(
+          std::vector<std::string>{"reopen", "bump", "drift", "older", "skip ahead"});
+      storage::ServerSchema next = current;
+      if (kind == "bump") next = (*gen_append_only_evolution(current)).first;
+      if (kind == "drift") next = (*gen_layout_mutation(current)).first;
+      if (kind == "older") next.version -= *rc::gen::inRange<std::int64_t>(1, 5);
+      if (kind == "skip ahead") next.version += *rc::gen::inRange<std::int64_t>(2, 10);
+      const std::string marker_before = harness::marker_text(*db);
+      const std::int64_t version_before = marker_version(*db);
+      std::optional<SchemaReport> report;
+      try {
+        report = open_on(*db)->ensure_schema(compile_schema(next));
+      } catch (const storage::SchemaRefusal&) {
+      }
+      RC_ASSERT(marker_version(*db) >= version_before);
+      const bool migrated = report && report->action == SchemaReport::Action::migrated;
+      RC_ASSERT((harness::marker_text(*db) != marker_before) == migrated);
+      if (migrated) current = next;
+    }
+  });
+}
+
+}  // namespace
+}  // namespace ssp::properties

@@ -1,0 +1,106 @@
+// The server storage as far as this layer goes: ensure_schema (marker, stored
+// layouts, the 0.22 same-version refusal, the migration subset) and the single
+// row reads and writes needed to prove rows survive it. The commit log, push
+// transactions and the rest of upstream's ServerStorage belong to the push
+// path and extend this interface later.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/schema.hpp"
+#include "ssp/storage/schema_startup.hpp"
+
+namespace ssp::storage {
+
+// A current row (storage.md §5.1 StoredRow): the verbatim payload is the serve
+// source of truth; scopes are the stored scope values (§3.1).
+struct StoredRow {
+  std::string row_id;
+  std::int64_t server_version = 1;
+  std::map<std::string, std::string> scopes;
+  Bytes payload;
+
+  friend bool operator==(const StoredRow&, const StoredRow&) = default;
+};
+
+// Named points inside ensure_schema, in the order it passes them. Tests park a
+// call at one with a latch to order two concurrent startups.
+enum class EnsureHookPoint {
+  before_lock,    // memo missed; no transaction yet
+  after_lock,     // transaction open, migration lock held, nothing read
+  before_commit,  // every statement ran, the transaction is still open
+};
+std::string_view ensure_hook_point_name(EnsureHookPoint point);
+
+// Which release's startup checks to apply at the same version.
+enum class Compatibility {
+  v0_22,  // compare stored layouts, then physical columns (the default)
+  v0_21,  // trust the version number alone (regression guard, B-6)
+};
+
+struct ServerStorageOptions {
+  Compatibility compatibility = Compatibility::v0_22;
+  // How long startup or a write waits for a lock another connection holds
+  // before throwing StorageError (SQLite busy_timeout, PostgreSQL lock_timeout).
+  std::int64_t lock_wait_ms = 30'000;
+  // Called at each EnsureHookPoint on the calling thread. Tests only.
+  std::function<void(EnsureHookPoint)> ensure_hook;
+};
+
+class ServerStorage {
+ public:
+  virtual ~ServerStorage() = default;
+
+  // Brings the database to `schema` or refuses to serve it, in one
+  // transaction under the migration lock (storage.md §2.2–§3):
+  //  - marker newer than schema.version: SchemaRefusal(stored_newer);
+  //  - same version: stored layouts compared (layouts_disagree,
+  //    layouts_unreadable), then every table's six internal columns and, for
+  //    materialized tables, its projection columns (physical_mismatch);
+  //    nothing is written;
+  //  - marker absent or older: the migration subset (retire, CREATE / ADD
+  //    COLUMN, index rebuild, append-only assertion, payload rewrite) and the
+  //    marker upsert last; refusals not_append_only, layouts_unreadable,
+  //    row_undecodable.
+  // On any throw the database is exactly as before and this storage serves
+  // the tables of its last success, if any. Memoized: a repeat call with the
+  // same version and layouts as the last success returns at once without
+  // reading the database (DECISION Q5: keyed on the layouts, not the version
+  // alone). Thread-safe.
+  virtual SchemaReport ensure_schema(const CompiledSchema& schema) = 0;
+
+  // Runs the same sequence and rolls it back: what ensure_schema would do or
+  // which refusal it would raise, with the database unchanged afterwards.
+  // Never memoized, never changes what this storage serves.
+  virtual SchemaReport preview_schema(const CompiledSchema& schema) = 0;
+
+  // The row `row_id` of `table` in `partition`, or nothing. Throws UnknownTable
+  // (`unknown table "<t>" — ensureSchema(schema) must run before row
+  // operations`) unless ensure_schema succeeded with a schema naming `table`.
+  virtual std::optional<StoredRow> get_row(const std::string& partition, const std::string& table,
+                                           const std::string& row_id) = 0;
+
+  // Inserts or replaces the row, its projection (decoded from the payload, in
+  // the same statement) and its sync_row_scopes entries, in one transaction.
+  // Throws UnknownTable as get_row, RowDecodeError when the payload does not
+  // decode under the table's layout (nothing written).
+  virtual void upsert_row(const std::string& partition, const std::string& table,
+                          const StoredRow& row) = 0;
+
+  // Inspection for tests and tools: the projection columns of a materialized
+  // table's row as the database holds them (json as the database renders it;
+  // on PostgreSQL a json value JSONB cannot hold is NULL), or nothing when the
+  // row is absent. Throws UnknownTable as get_row, InvalidArgument for a
+  // table that is not materialized.
+  virtual std::optional<Row> read_projection(const std::string& partition, const std::string& table,
+                                             const std::string& row_id) = 0;
+};
+
+}  // namespace ssp::storage

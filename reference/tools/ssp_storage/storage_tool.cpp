@@ -1,0 +1,170 @@
+#include "storage_tool.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "ssp/errors.hpp"
+#include "ssp/storage/postgres_server_storage.hpp"
+#include "ssp/storage/schema_json.hpp"
+#include "ssp/storage/sqlite_server_storage.hpp"
+#include "ssp/storage/storage_errors.hpp"
+
+namespace ssp::tools {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kUsage =
+    "usage: ssp-storage check   --schema FILE (--sqlite PATH | --pg DSN [--pg-schema NAME])\n"
+    "       ssp-storage migrate --schema FILE (--sqlite PATH | --pg DSN [--pg-schema NAME])\n"
+    "check: can this database be served by this schema, and why not (changes nothing)\n"
+    "migrate: bring the database to the schema (the same checks, then commit)\n"
+    "exit: 0 servable, 1 refused, 2 usage or I/O error; one JSON object on stdout\n";
+
+struct Arguments {
+  std::string command;
+  std::string schema_file;
+  std::optional<std::string> sqlite_path;
+  std::optional<std::string> pg_dsn;
+  std::string pg_schema = "public";
+};
+
+// A problem that ends the run with exit 2, reported as {"error": kind, …}.
+struct ToolError {
+  std::string kind;  // "usage" | "schema" | "io"
+  std::string message;
+};
+
+Arguments parse_arguments(const std::vector<std::string>& args) {
+  if (args.empty()) throw ToolError{"usage", "no command"};
+  Arguments parsed;
+  parsed.command = args[0];
+  if (parsed.command != "check" && parsed.command != "migrate") {
+    throw ToolError{"usage", "unknown command \"" + parsed.command + "\""};
+  }
+  bool pg_schema_given = false;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    if (i + 1 >= args.size()) throw ToolError{"usage", flag + " needs a value"};
+    const std::string& value = args[++i];
+    if (flag == "--schema")
+      parsed.schema_file = value;
+    else if (flag == "--sqlite")
+      parsed.sqlite_path = value;
+    else if (flag == "--pg")
+      parsed.pg_dsn = value;
+    else if (flag == "--pg-schema") {
+      parsed.pg_schema = value;
+      pg_schema_given = true;
+    } else {
+      throw ToolError{"usage", "unknown option " + flag};
+    }
+  }
+  if (parsed.schema_file.empty()) throw ToolError{"usage", "--schema FILE is required"};
+  if (parsed.sqlite_path.has_value() == parsed.pg_dsn.has_value()) {
+    throw ToolError{"usage", "give exactly one of --sqlite PATH and --pg DSN"};
+  }
+  if (pg_schema_given && !parsed.pg_dsn) throw ToolError{"usage", "--pg-schema needs --pg"};
+  return parsed;
+}
+
+storage::CompiledSchema load_schema(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ToolError{"io", "cannot read schema file " + path};
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return storage::compile_schema(storage::parse_schema_json(text.str()));
+  } catch (const storage::SchemaError& error) {
+    throw ToolError{"schema", path + ": " + error.what()};
+  }
+}
+
+std::unique_ptr<storage::ServerStorage> open_storage(const Arguments& arguments) {
+  if (arguments.sqlite_path) {
+    // Opening would create a missing file: an operator typo is not a database.
+    if (!std::filesystem::is_regular_file(*arguments.sqlite_path)) {
+      throw ToolError{"io", "no SQLite database at " + *arguments.sqlite_path};
+    }
+    return storage::open_sqlite_server_storage(*arguments.sqlite_path);
+  }
+  return storage::open_postgres_server_storage(*arguments.pg_dsn, arguments.pg_schema);
+}
+
+const char* action_name(storage::SchemaReport::Action action, bool preview) {
+  switch (action) {
+    case storage::SchemaReport::Action::memoized:
+    case storage::SchemaReport::Action::verified:
+      return "verified";
+    case storage::SchemaReport::Action::migrated:
+      return preview ? "migrate" : "migrated";
+  }
+  return "unknown";
+}
+
+Json report_json(const Arguments& arguments, const storage::SchemaReport& report) {
+  const bool preview = arguments.command == "check";
+  Json out;
+  out["command"] = arguments.command;
+  out["servable"] = true;
+  out["action"] = action_name(report.action, preview);
+  out["configuredVersion"] = report.configured_version;
+  out["storedVersion"] = report.stored_version ? Json(*report.stored_version) : Json(nullptr);
+  out["retiredTables"] = report.retired_tables;
+  out["statements"] = report.statements;
+  out["rewrittenRows"] = report.rewritten_rows;
+  return out;
+}
+
+Json refusal_json(const Arguments& arguments, const storage::CompiledSchema& schema,
+                  const storage::SchemaRefusal& refusal) {
+  Json out;
+  out["command"] = arguments.command;
+  out["servable"] = false;
+  out["reason"] = std::string(storage::refusal_reason_name(refusal.reason()));
+  out["message"] = refusal.what();
+  out["table"] = refusal.table() ? Json(*refusal.table()) : Json(nullptr);
+  out["column"] = refusal.column() ? Json(*refusal.column()) : Json(nullptr);
+  out["configuredVersion"] = schema.version;
+  return out;
+}
+
+void write(std::ostream& out, const Json& value) {
+  out << value.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace
+
+int run_storage_tool(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Json error;
+  error["command"] = args.empty() ? "" : args[0];
+  try {
+    const Arguments arguments = parse_arguments(args);
+    const storage::CompiledSchema schema = load_schema(arguments.schema_file);
+    const auto storage = open_storage(arguments);
+    try {
+      const storage::SchemaReport report = arguments.command == "check"
+                                               ? storage->preview_schema(schema)
+                                               : storage->ensure_schema(schema);
+      write(out, report_json(arguments, report));
+      return kServable;
+    } catch (const storage::SchemaRefusal& refusal) {
+      write(out, refusal_json(arguments, schema, refusal));
+      return kRefused;
+    }
+  } catch (const ToolError& problem) {
+    error["error"] = problem.kind;
+    error["message"] = problem.message;
+    if (problem.kind == "usage") err << kUsage;
+  } catch (const SspError& failure) {
+    error["error"] = "io";
+    error["message"] = failure.what();
+  }
+  write(out, error);
+  return kUsageOrIoError;
+}
+
+}  // namespace ssp::tools

@@ -1,0 +1,157 @@
+#include "harness/storage_fixtures.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace ssp::harness {
+
+using storage::Column;
+using storage::ColumnType;
+using storage::CompiledSchema;
+using storage::ServerSchema;
+using storage::TableSchema;
+
+ServerSchema example_schema() {
+  TableSchema tasks;
+  tasks.name = "tasks";
+  tasks.columns = {
+      {"id", ColumnType::string, false, {}, false, {}},
+      {"project_id", ColumnType::string, false, {}, false, {}},
+      {"title", ColumnType::string, true, {}, false, {}},
+      {"done", ColumnType::boolean, false, {}, false, {}},
+      {"meta", ColumnType::json, true, {}, false, {}},
+      {"doc", ColumnType::crdt, true, "yjs-doc", false, {}},
+  };
+  tasks.primary_key = "id";
+  tasks.scopes = {{"project:{project_id}", std::nullopt}};
+  tasks.indexes = {{"by_project", {"project_id"}, false}};
+
+  TableSchema notes;
+  notes.name = "notes";
+  notes.columns = {
+      {"id", ColumnType::string, false, {}, false, {}},
+      {"space_id", ColumnType::string, false, {}, false, {}},
+      {"body", ColumnType::bytes, true, {}, true, "string"},
+  };
+  notes.primary_key = "id";
+  notes.scopes = {{"space:{space_id}", std::nullopt}};
+
+  return ServerSchema{3, {tasks, notes}};
+}
+
+ServerSchema schema_of(
+    std::int64_t version,
+    const std::vector<std::pair<std::string, std::vector<storage::ColumnLayout>>>& tables) {
+  ServerSchema schema{version, {}};
+  for (const auto& [name, columns] : tables) {
+    TableSchema table;
+    table.name = name;
+    for (const auto& column : columns) {
+      table.columns.push_back(
+          {column.name,
+           column.type,
+           column.nullable,
+           column.type == ColumnType::crdt ? std::optional<std::string>("crdt") : std::nullopt,
+           false,
+           {}});
+    }
+    table.primary_key = columns.front().name;
+    table.scopes = {{"k:{" + columns.front().name + "}", std::nullopt}};
+    schema.tables.push_back(std::move(table));
+  }
+  return schema;
+}
+
+CompiledSchema example_compiled() { return storage::compile_schema(example_schema()); }
+
+CompiledSchema compiled(ServerSchema schema, std::int64_t version) {
+  schema.version = version;
+  return storage::compile_schema(schema);
+}
+
+CompiledSchema compiled(const ServerSchema& schema) { return storage::compile_schema(schema); }
+
+storage::StoredRow task_row(const std::string& id, const std::string& project,
+                            std::optional<std::string> title, bool done,
+                            std::int64_t server_version) {
+  const CompiledSchema schema = example_compiled();
+  storage::Row values = {id,
+                         project,
+                         storage::RowValue{std::monostate{}},
+                         done,
+                         storage::RowValue{std::monostate{}},
+                         storage::RowValue{std::monostate{}}};
+  if (title) values[2] = *title;
+  return storage::StoredRow{id,
+                            server_version,
+                            {{"project_id", project}},
+                            storage::encode_row(schema.find("tasks")->layout(), values)};
+}
+
+std::optional<storage::SchemaRefusal> refusal_of(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const storage::SchemaRefusal& refusal) {
+    return refusal;
+  }
+  return std::nullopt;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void StorageTest::SetUp() {
+  if (!candidate().supports(backend())) {
+    GTEST_SKIP() << candidate().name() << " does not implement " << backend_name(backend());
+  }
+  if (const auto reason = backend_unavailable(backend())) {
+    if (postgres_required()) FAIL() << "SSP_REQUIRE_PG=1 but " << *reason;
+    GTEST_SKIP() << *reason;
+  }
+  database_ = create_test_database(backend());
+}
+
+std::unique_ptr<storage::ServerStorage> StorageTest::open(
+    const storage::ServerStorageOptions& options) {
+  return candidate().open_server_storage(database_->location(), options);
+}
+
+storage::ServerStorage& StorageTest::storage() {
+  if (!storage_) storage_ = open();
+  return *storage_;
+}
+
+storage::ServerStorage& StorageTest::reopen() {
+  storage_.reset();
+  return storage();
+}
+
+void StorageTest::load_fixture(const std::string& fixtures_dir, const std::string& name) {
+  database_->exec(read_text_file(fixtures_dir + "/" + name + "." +
+                                 std::string(backend_name(backend())) + ".sql"));
+}
+
+std::unique_ptr<storage::ServerStorage> StorageTest::open_on(
+    TestDatabase& other, const storage::ServerStorageOptions& options) {
+  return candidate().open_server_storage(other.location(), options);
+}
+
+std::string StorageTest::marker() { return marker_text(*database_); }
+
+std::string marker_text(TestDatabase& db) {
+  if (db.column_names("sync_schema_meta").empty()) return "";
+  const auto rows = db.query_column(
+      "SELECT CAST(schema_version AS TEXT) || '|' || layouts FROM sync_schema_meta WHERE id = 1");
+  return rows.empty() ? "" : rows.front();
+}
+
+std::string storage_param_name(const ::testing::TestParamInfo<Backend>& info) {
+  return std::string(backend_name(info.param));
+}
+
+}  // namespace ssp::harness

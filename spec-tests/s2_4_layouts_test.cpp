@@ -1,0 +1,178 @@
+// Stored layouts (design/storage.md §1.2, §6 A-1 … A-3, §8 Q9 and Q10): what
+// the marker records, byte for byte, and how a stored value is read back.
+#include <gmock/gmock.h>
+
+#include "harness/storage_fixtures.hpp"
+#include "ssp/storage/layouts.hpp"
+
+namespace ssp::harness {
+namespace {
+
+using storage::ColumnType;
+using storage::layouts_json;
+using storage::parse_layouts;
+using storage::RefusalReason;
+using ::testing::HasSubstr;
+
+// The worked example of storage.md §1.2, one line.
+const std::string kWorkedExample =
+    R"({"tasks":[{"name":"id","type":"string","nullable":false},{"name":"project_id","type":"string","nullable":false},)"
+    R"({"name":"title","type":"string","nullable":true},{"name":"done","type":"boolean","nullable":false},)"
+    R"({"name":"meta","type":"json","nullable":true},{"name":"doc","type":"crdt","nullable":true}],)"
+    R"("notes":[{"name":"id","type":"string","nullable":false},{"name":"space_id","type":"string","nullable":false},)"
+    R"({"name":"body","type":"bytes","nullable":true}]})";
+
+class Layouts : public StorageTest {};
+SSP_SQL_BACKENDS(Layouts);
+
+TEST_P(Layouts, A_1_LayoutRecordsOnlyNameTypeNullableInDeclarationOrder) {
+  record_spec("§2.4", "A-1");
+  const storage::SchemaLayouts layouts = storage::layouts_of(example_compiled());
+  ASSERT_EQ(layouts.size(), 2u);
+  EXPECT_EQ(layouts[0].table, "tasks");
+  EXPECT_EQ(layouts[0].columns[5], (storage::ColumnLayout{"doc", ColumnType::crdt, true}));
+  EXPECT_EQ(layouts[1].columns[2], (storage::ColumnLayout{"body", ColumnType::bytes, true}));
+  const std::string json = layouts_json(layouts);
+  for (const char* absent : {"crdtType", "yjs-doc", "encrypted", "declaredType", "by_project",
+                             "materialize", "primaryKey", "project:"}) {
+    EXPECT_THAT(json, ::testing::Not(HasSubstr(absent)));
+  }
+  // Every one of the eight type names, as the marker spells them.
+  storage::ServerSchema all = example_schema();
+  const ColumnType types[] = {ColumnType::string,   ColumnType::integer, ColumnType::floating,
+                              ColumnType::boolean,  ColumnType::json,    ColumnType::bytes,
+                              ColumnType::blob_ref, ColumnType::crdt};
+  all.tables[1].columns.resize(2);
+  for (ColumnType type : types) {
+    all.tables[1].columns.push_back(
+        {"c" + std::to_string(int(type)),
+         type,
+         true,
+         type == ColumnType::crdt ? std::optional<std::string>("x") : std::nullopt,
+         false,
+         {}});
+  }
+  EXPECT_THAT(
+      layouts_json(compiled(all)),
+      HasSubstr(
+          R"({"name":"c1","type":"string","nullable":true},{"name":"c2","type":"integer","nullable":true},)"
+          R"({"name":"c3","type":"float","nullable":true},{"name":"c4","type":"boolean","nullable":true},)"
+          R"({"name":"c5","type":"json","nullable":true},{"name":"c6","type":"bytes","nullable":true},)"
+          R"({"name":"c7","type":"blob_ref","nullable":true},{"name":"c8","type":"crdt","nullable":true}]})"));
+  storage().ensure_schema(compiled(all));
+  EXPECT_EQ(marker(), "3|" + layouts_json(compiled(all)));
+}
+
+TEST_P(Layouts, A_2_LayoutsOfIsByteIdenticalToTheWorkedExample) {
+  record_spec("§2.4", "A-2");
+  EXPECT_EQ(layouts_json(example_compiled()), kWorkedExample);
+  EXPECT_EQ(layouts_json(storage::CompiledSchema{5, {}}), "{}");
+  // JSON.stringify escaping and raw non-ASCII.
+  storage::ServerSchema odd = example_schema();
+  odd.tables[1].name = "n\"o\\t\x01\xc3\xa9";
+  EXPECT_THAT(layouts_json(compiled(odd)), HasSubstr(R"("n\"o\\t\u0001é":[)"));
+  // What the backend stores is that exact text.
+  storage().ensure_schema(example_compiled());
+  EXPECT_EQ(marker(), "3|" + kWorkedExample);
+}
+
+TEST_P(Layouts, A_3_StoredLayoutsParseStructurallyAndInvalidJsonRefuses) {
+  record_spec("§2.4", "A-3");
+  EXPECT_TRUE(parse_layouts(std::nullopt).tables.empty());
+  EXPECT_TRUE(parse_layouts(std::string()).tables.empty());
+  EXPECT_TRUE(parse_layouts(std::string("{}")).tables.empty());
+  const std::string reordered =
+      " { \"t\" : [ {\"nullable\":true, \"extra\": [1], \"type\":\"string\",\"name\":\"a\"} ] } ";
+  EXPECT_TRUE(storage::layouts_equal(
+      reordered, std::string(R"({"t":[{"name":"a","type":"string","nullable":true}]})")));
+  EXPECT_FALSE(storage::layouts_equal(
+      reordered, std::string(R"({"t":[{"name":"a","type":"string","nullable":false}]})")));
+
+  // Invalid JSON in the marker: refused on the migration path and at the same
+  // version, with no app DDL and the marker unchanged.
+  storage().ensure_schema(example_compiled());
+  database().exec("UPDATE sync_schema_meta SET layouts = '{not json'");
+  const std::string before = dump();
+  for (std::int64_t version : {3, 4}) {
+    const auto refusal =
+        refusal_of([&] { open()->ensure_schema(compiled(example_schema(), version)); });
+    ASSERT_TRUE(refusal) << "version " << version;
+    EXPECT_EQ(refusal->reason(), RefusalReason::layouts_unreadable);
+    EXPECT_THAT(refusal->what(), HasSubstr("not valid JSON"));
+    EXPECT_EQ(dump(), before);
+  }
+  // 0.21 never parses the layouts at the same version, so it accepts.
+  storage::ServerStorageOptions v0_21;
+  v0_21.compatibility = storage::Compatibility::v0_21;
+  EXPECT_NO_THROW(open(v0_21)->ensure_schema(example_compiled()));
+  EXPECT_EQ(dump(), before);
+}
+
+TEST_P(Layouts, Q9_TableNamesArePlainKeysInDeclarationOrder) {
+  record_spec("§2.4", "Q9");
+  storage::ServerSchema schema = example_schema();
+  storage::TableSchema numeric = schema.tables[1];
+  numeric.name = "2024";
+  storage::TableSchema proto = schema.tables[1];
+  proto.name = "__proto__";
+  schema.tables.push_back(numeric);
+  schema.tables.push_back(proto);
+  const std::string json = layouts_json(compiled(schema));
+  EXPECT_LT(json.find("\"tasks\""), json.find("\"2024\""));
+  EXPECT_LT(json.find("\"2024\""), json.find("\"__proto__\""));
+  storage().ensure_schema(compiled(schema));
+  EXPECT_EQ(marker(), "3|" + json);
+  // An extra stored table named like an Object.prototype member is reported.
+  storage::ServerSchema smaller = schema;
+  smaller.tables.pop_back();
+  smaller.tables.back().name = "constructor";
+  database().exec("UPDATE sync_schema_meta SET layouts = '" + layouts_json(compiled(smaller)) +
+                  "'");
+  storage::ServerSchema configured = schema;
+  configured.tables.erase(configured.tables.begin() + 2, configured.tables.end());
+  const std::string before = dump();
+  const auto refusal = refusal_of([&] { open()->ensure_schema(compiled(configured)); });
+  ASSERT_TRUE(refusal);
+  EXPECT_THAT(refusal->what(), HasSubstr("(table \"constructor\")"));
+  EXPECT_EQ(dump(), before);
+}
+
+TEST_P(Layouts, Q10_WrongShapedStoredLayoutsAreRefusalsNotCrashes) {
+  record_spec("§2.4", "Q10");
+  storage().ensure_schema(example_compiled());
+  const struct {
+    const char* stored;
+    RefusalReason reason;
+    const char* reported;
+  } cases[] = {
+      {R"({"tasks":{"name":"id"},"notes":[]})", RefusalReason::layouts_disagree,
+       R"(table "tasks" column "id")"},
+      {R"({"tasks":"abc"})", RefusalReason::layouts_disagree, R"(table "tasks" column "id")"},
+      {R"({"tasks":[1,2,3,4,5,6]})", RefusalReason::layouts_disagree,
+       R"(table "tasks" column "id")"},
+      {R"({"tasks":[{"name":"id","type":"string","nullable":"false"}]})",
+       RefusalReason::layouts_disagree, R"(table "tasks" column "id")"},
+      {R"([])", RefusalReason::layouts_unreadable, "not a JSON object"},
+      {R"(null)", RefusalReason::layouts_unreadable, "not a JSON object"},
+      {R"("{}")", RefusalReason::layouts_unreadable, "not a JSON object"},
+      {R"(42)", RefusalReason::layouts_unreadable, "not a JSON object"},
+  };
+  for (const auto& c : cases) {
+    database().exec(std::string("UPDATE sync_schema_meta SET layouts = '") + c.stored + "'");
+    const std::string before = dump();
+    const auto refusal = refusal_of([&] { open()->ensure_schema(example_compiled()); });
+    ASSERT_TRUE(refusal) << c.stored;
+    EXPECT_EQ(refusal->reason(), c.reason) << c.stored;
+    EXPECT_THAT(refusal->what(), HasSubstr(c.reported)) << c.stored;
+    EXPECT_EQ(dump(), before);
+  }
+  // On the migration path a non-array table layout is refused naming the table.
+  database().exec(R"(UPDATE sync_schema_meta SET layouts = '{"tasks":{},"notes":[]}')");
+  const auto migration = refusal_of([&] { open()->ensure_schema(compiled(example_schema(), 4)); });
+  ASSERT_TRUE(migration);
+  EXPECT_EQ(migration->reason(), RefusalReason::layouts_unreadable);
+  EXPECT_EQ(migration->table(), "tasks");
+}
+
+}  // namespace
+}  // namespace ssp::harness
