@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "harness/candidate.hpp"
+#include "harness/spec.hpp"
 #include "harness/test_database.hpp"
 #include "ssp/scope_digest.hpp"
 #include "ssp/segment_download.hpp"
@@ -238,9 +239,18 @@ void check_download_oracle(Backend backend) {
   std::cout << "outcomes drawn:" << coverage << "\n";
 }
 
-TEST(DownloadOracle, DL_P1_MemoryStore) { check_download_oracle(Backend::memory); }
-TEST(DownloadOracle, DL_P1_SqliteStore) { check_download_oracle(Backend::sqlite); }
-TEST(DownloadOracle, DL_P1_PostgresStore) { check_download_oracle(Backend::postgres); }
+TEST(DownloadOracle, DL_P1_MemoryStore) {
+  record_spec("§5.5", "DL-P1");
+  check_download_oracle(Backend::memory);
+}
+TEST(DownloadOracle, DL_P1_SqliteStore) {
+  record_spec("§5.5", "DL-P1");
+  check_download_oracle(Backend::sqlite);
+}
+TEST(DownloadOracle, DL_P1_PostgresStore) {
+  record_spec("§5.5", "DL-P1");
+  check_download_oracle(Backend::postgres);
+}
 
 }  // namespace
 }  // namespace ssp::harness

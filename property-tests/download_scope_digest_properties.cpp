@@ -12,10 +12,11 @@
 #include <algorithm>
 #include <set>
 
+#include "harness/spec.hpp"
 #include "ssp/scope_digest.hpp"
 #include "ssp/utf16_order.hpp"
 
-namespace ssp {
+namespace ssp::harness {
 namespace {
 
 // A code point from one of the ranges that matter for ordering: ASCII, control
@@ -92,6 +93,7 @@ ScopeMap random_scopes() {
 }
 
 TEST(ScopeDigestProperties, SD_R3_Utf16ComparatorAgreesWithTranscodedComparison) {
+  record_spec("§11.2", "SD-R3");
   EXPECT_TRUE(rc::check("compare_utf16 == u16string comparison", [] {
     const std::u32string a = *text();
     // Often share a prefix, so the first difference lands anywhere.
@@ -104,6 +106,7 @@ TEST(ScopeDigestProperties, SD_R3_Utf16ComparatorAgreesWithTranscodedComparison)
 }
 
 TEST(ScopeDigestProperties, SD_R2_DigestIsAFunctionOfTheScopeSet) {
+  record_spec("§3.5", "SD-R2");
   EXPECT_TRUE(rc::check("permuting, repeating or re-serializing never changes the digest", [] {
     const ScopeMap scopes = random_scopes();
     // The same set as JSON text with keys shuffled, values shuffled and some
@@ -126,6 +129,7 @@ TEST(ScopeDigestProperties, SD_R2_DigestIsAFunctionOfTheScopeSet) {
 }
 
 TEST(ScopeDigestProperties, SD_R2_CanonicalTextIsSortedUniqueAndSeparatesDifferentSets) {
+  record_spec("§3.5", "SD-R2");
   EXPECT_TRUE(rc::check("canonical JSON reads back as the sorted set", [] {
     const ScopeMap a = random_scopes();
     const ScopeMap b = *rc::gen::element(a, random_scopes());
@@ -153,4 +157,4 @@ TEST(ScopeDigestProperties, SD_R2_CanonicalTextIsSortedUniqueAndSeparatesDiffere
 }
 
 }  // namespace
-}  // namespace ssp
+}  // namespace ssp::harness
