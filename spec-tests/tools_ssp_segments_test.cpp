@@ -531,9 +531,53 @@ TEST(SspSegmentsToolUsage, ADM_TOOL_13_UsageErrorsExitTwoNamingTheArgument) {
 
   const ToolRun help = run_tool({"--help"});
   EXPECT_EQ(help.exit_code, 0);
-  for (const char* command : {"stats", "get ID [--no-bytes]", "find KEY_JSON --now MS", "verify"}) {
+  for (const char* command : {"stats", "get ID [--no-bytes]", "find KEY_JSON --now MS", "verify",
+                              "scope-digest SCOPES_JSON", "authorize ID --partition P"}) {
     EXPECT_THAT(help.out, HasSubstr(command));
   }
+}
+
+TEST(SspSegmentsToolUsage, ADM_TOOL_15_ScopeDigestPrintsCanonicalJsonAndDigest) {
+  record_spec("§3.5", "ADM-TOOL-15");
+  const ToolRun digest = run_tool({"scope-digest", R"({"b":["y","x","x"],"a":["1"]})"});
+  EXPECT_EQ(digest.exit_code, 0) << digest.err;
+  EXPECT_EQ(digest.json()["canonicalJson"], R"({"a":["1"],"b":["x","y"]})");
+  EXPECT_EQ(digest.json()["scopeDigest"],
+            "d6eae071419983e790daed35ef4abff53d8db9edf7718ba8c9f196600c80d457");
+
+  const ToolRun bad = run_tool({"scope-digest", R"({"a":"not a list"})"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_THAT(bad.err, HasSubstr("a"));
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_16_AuthorizeExplainsTheDownloadDecision) {
+  record_spec("§5.5", "ADM-TOOL-16");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  // {"project_id":["p1"]} hashes to this digest (§3.5 golden value).
+  const std::string p1_digest = "46cf18d6bb2b57ec98116335c988810ed464a447bd574695bc165da7631414f6";
+  const std::string id = store().put(with_digest(base_metadata(), p1_digest), payload("x"), kNow)
+                             .segment_id;
+  const auto authorize = [&](const std::string& partition, const std::string& scopes) {
+    return run({"authorize", id, "--partition", partition, "--epoch", "epoch-1", "--scopes",
+                scopes, "--allowed", R"({"project_id":["p1","p2"]})", "--now",
+                std::to_string(kNow + 1)});
+  };
+
+  const ToolRun allowed = authorize("p", R"({"project_id":["p1"]})");
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
+  EXPECT_EQ(allowed.json()["status"], 200);
+  EXPECT_EQ(allowed.json()["scopeDigest"], p1_digest);
+  EXPECT_EQ(allowed.json()["record"]["segmentId"], id);
+
+  const ToolRun other_scopes = authorize("p", R"({"project_id":["p2"]})");
+  EXPECT_EQ(other_scopes.exit_code, 1);
+  EXPECT_EQ(other_scopes.json()["status"], 403);
+  EXPECT_EQ(other_scopes.json()["error"]["code"], "sync.forbidden");
+
+  const ToolRun other_partition = authorize("p2", R"({"project_id":["p1"]})");
+  EXPECT_EQ(other_partition.exit_code, 1);
+  EXPECT_EQ(other_partition.json()["error"]["code"], "sync.not_found");
 }
 
 TEST(SegmentJson, ADM_TOOL_14_FindKeyFromJsonReadsTheSevenKeyFieldsAndNamesABadOne) {

@@ -35,5 +35,7 @@ Command stats_command();
 Command get_command();
 Command find_command();
 Command verify_command();
+Command scope_digest_command();
+Command authorize_command();
 
 }  // namespace ssp::tools

@@ -8,6 +8,8 @@ std::span<const Command> commands() {
       get_command(),
       find_command(),
       verify_command(),
+      scope_digest_command(),
+      authorize_command(),
   };
   return table;
 }
