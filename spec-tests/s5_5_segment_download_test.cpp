@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 
 #include "harness/download_fixtures.hpp"
+#include "harness/fixture_files.hpp"
 #include <nlohmann/json.hpp>
 
 #include "ssp/download_report.hpp"
@@ -248,19 +249,11 @@ TEST_P(SegmentDownload, UPG_R38_LegacyRowDownloadsUntilItExpires) {
   if (backend() == Backend::postgres) {
     GTEST_SKIP() << "0.21 had no PostgreSQL segment store (design notes §2.5): no legacy rows";
   }
-  // bytes 01 02 03 and their §1.1 golden id; the 0.21 DDL of design notes §2.1.
+  // Row R of the 0.21 fixture (bytes 01 02 03), published for kP1's digest.
   const std::string id = "sha256:039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81";
-  const std::string digest = scope_digest(kP1);
-  database().exec(
-      "CREATE TABLE IF NOT EXISTS sync_segments(segment_id TEXT PRIMARY KEY, partition TEXT NOT "
-      "NULL, log_epoch TEXT NOT NULL, tbl TEXT NOT NULL, schema_version INTEGER NOT NULL, "
-      "media_type TEXT NOT NULL, scope_digest TEXT NOT NULL, as_of_commit_seq INTEGER NOT NULL, "
-      "row_count INTEGER NOT NULL, row_cursor TEXT, next_row_cursor TEXT, byte_length INTEGER NOT "
-      "NULL, created_at_ms INTEGER NOT NULL, expires_at_ms INTEGER NOT NULL, bytes BLOB NOT "
-      "NULL)");
-  database().exec("INSERT INTO sync_segments VALUES ('" + id + "', 'p', 'e', 'tasks', 1, "
-                  "'sqlite', '" + digest + "', 42, 5, NULL, NULL, 3, " + std::to_string(kNow) +
-                  ", " + std::to_string(kNow + kTtl) + ", X'010203')");
+  database().exec(read_fixture("segments-0.21/normal.sql"));
+  database().exec("UPDATE sync_segments SET scope_digest = '" + scope_digest(kP1) +
+                  "', log_epoch = 'e' WHERE segment_id = '" + id + "'");
 
   const Caller legacy_epoch{"p", "e"};
   const auto outcome = download(id, kP1, kNow + 1, legacy_epoch);

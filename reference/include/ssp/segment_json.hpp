@@ -9,11 +9,16 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "ssp/segment_types.hpp"
 
 namespace ssp {
+
+// A JSON string, or null when `text` is absent.
+nlohmann::ordered_json json_string_or_null(const std::optional<std::string>& text);
 
 // partition … nextRowCursor; a null cursor is JSON null.
 nlohmann::ordered_json metadata_to_json(const SegmentMetadata& metadata);

@@ -8,10 +8,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json string_or_null(const std::optional<std::string>& text) {
-  return text ? Json(*text) : Json(nullptr);
-}
-
 ScopeMap parse_option(const std::string& option, const std::string& json_text) {
   try {
     return parse_scope_map(json_text);
@@ -58,11 +54,11 @@ std::string download_decision_json(const SegmentDownloadOutcome& outcome) {
       effective ? Json::parse(canonical_scope_json(effective->scopes)) : Json();
   decision["scopeStatus"] =
       effective ? Json(effective->status == ScopeStatus::active ? "active" : "revoked") : Json();
-  decision["revokedBecause"] = string_or_null(
+  decision["revokedBecause"] = json_string_or_null(
       effective && effective->status == ScopeStatus::revoked
           ? std::optional(effective->revoked_because)
           : std::nullopt);
-  decision["scopeDigest"] = string_or_null(outcome.effective_digest);
+  decision["scopeDigest"] = json_string_or_null(outcome.effective_digest);
   Json in_context = Json::array();
   for (const auto& publication : outcome.in_context) {
     in_context.push_back(publication_to_json(publication));

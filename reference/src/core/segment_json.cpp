@@ -10,10 +10,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json nullable(const std::optional<std::string>& text) {
-  return text ? Json(*text) : Json(nullptr);
-}
-
 [[noreturn]] void refuse_field(std::string_view field, std::string_view why) {
   throw InvalidArgument("find key: field \"" + std::string(field) + "\" " + std::string(why));
 }
@@ -57,6 +53,10 @@ MediaType media_type_field(const Json& object, std::string_view field) {
 
 }  // namespace
 
+Json json_string_or_null(const std::optional<std::string>& text) {
+  return text ? Json(*text) : Json(nullptr);
+}
+
 Json metadata_to_json(const SegmentMetadata& m) {
   return Json{{"partition", m.partition},
               {"logEpoch", m.log_epoch},
@@ -66,8 +66,8 @@ Json metadata_to_json(const SegmentMetadata& m) {
               {"scopeDigest", m.scope_digest},
               {"asOfCommitSeq", m.as_of_commit_seq},
               {"rowCount", m.row_count},
-              {"rowCursor", nullable(m.row_cursor)},
-              {"nextRowCursor", nullable(m.next_row_cursor)}};
+              {"rowCursor", json_string_or_null(m.row_cursor)},
+              {"nextRowCursor", json_string_or_null(m.next_row_cursor)}};
 }
 
 Json publication_to_json(const SegmentPublication& publication) {
