@@ -121,9 +121,7 @@ TEST_P(SegmentIdentity, R7_CollisionWithCorruptedStoredBytesIsRefused) {
   record_spec("§5.1", "R7");
   SSP_REQUIRE_SQL("the corruption is an UPDATE of the stored bytes");
   const std::string id = store().put(base_metadata(), Bytes{1, 2, 3}, kNow).segment_id;
-  database().exec("UPDATE sync_segments SET bytes = " +
-                  std::string(backend() == Backend::postgres ? "'\\x09'::bytea" : "X'09'") +
-                  " WHERE segment_id = '" + id + "'");
+  corrupt_stored_bytes(id);
   EXPECT_THROW(store().put(with_digest(base_metadata(), "digest-b"), Bytes{1, 2, 3}, kNow + 1),
                SegmentCollision);
   const auto got = store().get(id);
@@ -146,12 +144,10 @@ TEST_P(SegmentIdentity, R9_GetDoesNotReHashStoredBytes) {
   record_spec("§5.1", "R9");
   SSP_REQUIRE_SQL("the corruption is an UPDATE of the stored bytes");
   const std::string id = store().put(base_metadata(), Bytes{1, 2, 3}, kNow).segment_id;
-  database().exec("UPDATE sync_segments SET bytes = " +
-                  std::string(backend() == Backend::postgres ? "'\\x09'::bytea" : "X'09'") +
-                  " WHERE segment_id = '" + id + "'");
+  corrupt_stored_bytes(id);
   const auto got = store().get(id);
   ASSERT_TRUE(got);
-  EXPECT_EQ(got->bytes, Bytes{9});
+  EXPECT_EQ(got->bytes, (Bytes{2, 3}));
 }
 
 }  // namespace

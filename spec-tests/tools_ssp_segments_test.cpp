@@ -165,12 +165,6 @@ class SspSegmentsTool : public SegmentStoreTest {
     for (const auto& relation : relations) out += relation + '\n';
     return relations.empty() ? out : out + database().dump_segment_tables();
   }
-
-  // A portable corruption: the stored bytes lose their first byte.
-  void corrupt_bytes(const std::string& id) {
-    database().exec("UPDATE sync_segments SET bytes = substr(bytes, 2) WHERE segment_id = '" + id +
-                    "'");
-  }
 };
 SSP_ALL_BACKENDS(SspSegmentsTool);
 
@@ -352,8 +346,8 @@ TEST_P(SspSegmentsTool, ADM_TOOL_7_VerifyReportsStoredBytesThatDoNotHashToTheirI
   for (const char* name : {"one", "two", "three", "four"}) {
     ids.push_back(store().put(base_metadata(), payload(name), kNow).segment_id);
   }
-  corrupt_bytes(ids[3]);
-  corrupt_bytes(ids[1]);
+  corrupt_stored_bytes(ids[3]);
+  corrupt_stored_bytes(ids[1]);
   const ToolRun verify = run({"verify"});
   EXPECT_EQ(verify.exit_code, 1) << verify.err;
   const Json json = verify.json();

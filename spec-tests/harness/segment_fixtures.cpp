@@ -1,5 +1,7 @@
 #include "harness/segment_fixtures.hpp"
 
+#include "harness/backend_gate.hpp"
+
 namespace ssp::harness {
 
 SegmentMetadata base_metadata() {
@@ -28,13 +30,7 @@ SegmentPublication fresh_publication(const SegmentMetadata& metadata, std::int64
 }
 
 void SegmentStoreTest::SetUp() {
-  if (!candidate().supports(backend())) {
-    GTEST_SKIP() << candidate().name() << " does not implement " << backend_name(backend());
-  }
-  if (const auto reason = backend_unavailable(backend())) {
-    if (postgres_required()) FAIL() << "SSP_REQUIRE_PG=1 but " << *reason;
-    GTEST_SKIP() << *reason;
-  }
+  SSP_SKIP_UNLESS_BACKEND_READY(candidate(), backend());
   database_ = create_test_database(backend());
 }
 
@@ -42,6 +38,12 @@ std::unique_ptr<SegmentStore> SegmentStoreTest::open(const SegmentStoreOptions& 
   const DatabaseLocation location =
       database_ ? database_->location() : DatabaseLocation{Backend::memory, {}, {}, {}};
   return candidate().open_segment_store(location, options);
+}
+
+void SegmentStoreTest::corrupt_stored_bytes(const std::string& segment_id) {
+  // substr works on SQLite blobs and PostgreSQL bytea alike.
+  database().exec("UPDATE sync_segments SET bytes = substr(bytes, 2) WHERE segment_id = '" +
+                  segment_id + "'");
 }
 
 SegmentStore& SegmentStoreTest::store() {

@@ -46,6 +46,9 @@ class SegmentStoreTest : public ::testing::TestWithParam<Backend> {
 
   // A new store on a new connection over this test's database.
   std::unique_ptr<SegmentStore> open(const SegmentStoreOptions& options = {});
+  // Damages the stored bytes of `segment_id` behind the store's back (drops
+  // the first byte), as disk corruption or a foreign writer would. SQL only.
+  void corrupt_stored_bytes(const std::string& segment_id);
   // The test's default store, opened on first use.
   SegmentStore& store();
   // Drops the default store and opens it again (reopen = new process).

@@ -1,5 +1,7 @@
 #include "harness/storage_fixtures.hpp"
 
+#include "harness/backend_gate.hpp"
+
 #include <fstream>
 #include <sstream>
 
@@ -106,13 +108,7 @@ std::string read_text_file(const std::string& path) {
 }
 
 void StorageTest::SetUp() {
-  if (!candidate().supports(backend())) {
-    GTEST_SKIP() << candidate().name() << " does not implement " << backend_name(backend());
-  }
-  if (const auto reason = backend_unavailable(backend())) {
-    if (postgres_required()) FAIL() << "SSP_REQUIRE_PG=1 but " << *reason;
-    GTEST_SKIP() << *reason;
-  }
+  SSP_SKIP_UNLESS_BACKEND_READY(candidate(), backend());
   database_ = create_test_database(backend());
 }
 
