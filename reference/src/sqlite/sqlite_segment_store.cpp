@@ -42,13 +42,14 @@ constexpr const char* kFindLegacy =
 
 class SqliteSegmentStore final : public SegmentStore {
  public:
-  SqliteSegmentStore(const std::string& path, SegmentStoreOptions options)
+  SqliteSegmentStore(const std::string& path, SegmentStoreOptions options,
+                     SqliteSegmentStoreOptions sqlite_options)
       : options_(validated(std::move(options))),
         connection_(path, options_.read_only, options_.lock_wait_ms) {
     if (options_.read_only) {
       sqlite::emulate_segment_upgrade(connection_);
     } else {
-      connection_.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+      connection_.exec(sqlite_durability_pragmas(sqlite_options.durability));
       sqlite::upgrade_segment_tables(connection_);
     }
   }
@@ -225,8 +226,9 @@ class SqliteSegmentStore final : public SegmentStore {
 }  // namespace
 
 std::unique_ptr<SegmentStore> open_sqlite_segment_store(const std::string& path,
-                                                        SegmentStoreOptions options) {
-  return std::make_unique<SqliteSegmentStore>(path, std::move(options));
+                                                        SegmentStoreOptions options,
+                                                        SqliteSegmentStoreOptions sqlite_options) {
+  return std::make_unique<SqliteSegmentStore>(path, std::move(options), sqlite_options);
 }
 
 }  // namespace ssp
