@@ -5,13 +5,13 @@
 #include <pqxx/pqxx>
 #include <set>
 
+#include "../sql/record_query.hpp"
 #include "../sql/segment_columns.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/publication_key.hpp"
 #include "ssp/publication_selection.hpp"
 #include "ssp/segment_id.hpp"
 #include "ssp/segment_put.hpp"
-#include "ssp/stored_record.hpp"
 
 namespace ssp {
 namespace {
@@ -47,15 +47,13 @@ CREATE INDEX IF NOT EXISTS sync_segment_publications_find ON sync_segment_public
   WHERE row_cursor IS NULL;
 )sql";
 
+constexpr sql::RecordQueryDialect kDialect{"$1", "ord"};
+
 // Statements prepared once per connection, by name.
 const std::pair<const char*, std::string> kStatements[] = {
     {"lock_segment", "SELECT pg_advisory_xact_lock($1, hashtext($2))"},
-    {"read_top", std::string("SELECT segment_id, ") + sql::kRecordColumns +
-                     " FROM sync_segments WHERE segment_id = $1"},
-    {"read_scopes", "SELECT scope_digest FROM sync_segment_scopes WHERE segment_id = $1"},
-    {"read_publications", std::string("SELECT ") + sql::kRecordColumns +
-                              " FROM sync_segment_publications WHERE segment_id = $1 ORDER BY ord"},
-    {"read_bytes", "SELECT bytes FROM sync_segments WHERE segment_id = $1"},
+    {"read_record", sql::record_query(kDialect, false)},
+    {"read_record_bytes", sql::record_query(kDialect, true)},
     {"bytes_equal", "SELECT bytes = $2 AS equal FROM sync_segments WHERE segment_id = $1"},
     {"insert_top", std::string("INSERT INTO sync_segments(segment_id, ") + sql::kRecordColumns +
                        ", bytes) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)"},
@@ -196,13 +194,21 @@ class PostgresSegmentStore final : public SegmentStore {
     if (!is_well_formed_segment_id(segment_id)) return std::nullopt;
     std::lock_guard lock(mutex_);
     return guarded([&]() -> std::optional<StoredSegment> {
-      // One snapshot for the three tables and the bytes (D11).
-      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(*connection_);
-      std::optional<SegmentRecord> record = read_record(txn, segment_id);
+      // One statement, so one snapshot for the three tables and the bytes
+      // (D11), in one round trip.
+      pqxx::nontransaction txn(*connection_);
+      sql::RecordRows rows;
+      Bytes bytes;
+      for (const auto& row : txn.exec_prepared("read_record_bytes", segment_id)) {
+        rows.add(PgRow(row));
+        if (row["part"].as<std::int64_t>() == sql::kTopPart) {
+          const pqxx::binarystring blob(row["bytes"]);
+          bytes.assign(blob.begin(), blob.end());
+        }
+      }
+      std::optional<SegmentRecord> record = std::move(rows).record();
       if (!record) return std::nullopt;
-      const pqxx::result bytes = txn.exec_prepared("read_bytes", segment_id);
-      const pqxx::binarystring blob(bytes[0]["bytes"]);
-      return StoredSegment{std::move(*record), Bytes(blob.begin(), blob.end())};
+      return StoredSegment{std::move(*record), std::move(bytes)};
     });
   }
 
@@ -251,18 +257,9 @@ class PostgresSegmentStore final : public SegmentStore {
 
   static std::optional<SegmentRecord> read_record(pqxx::transaction_base& txn,
                                                   const std::string& id) {
-    const pqxx::result top = txn.exec_prepared("read_top", id);
-    if (top.empty()) return std::nullopt;
-    SegmentRecord record = sql::top_level_from_row(PgRow(top[0]));
-    std::vector<std::string> digests;
-    for (const auto& row : txn.exec_prepared("read_scopes", id)) {
-      digests.push_back(PgRow(row).text("scope_digest"));
-    }
-    std::vector<SegmentPublication> publications;
-    for (const auto& row : txn.exec_prepared("read_publications", id)) {
-      publications.push_back(sql::publication_from_row(PgRow(row)));
-    }
-    return assemble_stored_record(std::move(record), std::move(digests), std::move(publications));
+    sql::RecordRows rows;
+    for (const auto& row : txn.exec_prepared("read_record", id)) rows.add(PgRow(row));
+    return std::move(rows).record();
   }
 
   static void write_record(pqxx::transaction_base& txn, const SegmentRecord& record,
