@@ -23,6 +23,14 @@ BenchConfig bench_config_from_environment() {
     }
     config.smoke = *smoke == "1";
   }
+  if (const auto iterations = variable("SSP_BENCH_ITERATIONS")) {
+    config.fixed_iterations = std::stoll(*iterations);
+    if (*config.fixed_iterations < 1) {
+      throw std::invalid_argument("SSP_BENCH_ITERATIONS must be positive, not " + *iterations);
+    }
+  } else if (config.smoke) {
+    config.fixed_iterations = 3;
+  }
   config.payload_sizes = {1024, 64 * 1024, 1024 * 1024};
   config.populations = config.smoke ? std::vector<std::int64_t>{1'000}
                                     : std::vector<std::int64_t>{1'000, 10'000, 100'000};
@@ -39,6 +47,7 @@ BenchConfig bench_config_from_environment() {
     config.sqlite_durability = *parsed;
   }
   config.pg_dsn = variable("SSP_PG_DSN");
+  config.pg_required = variable("SSP_REQUIRE_PG") == std::optional<std::string>("1");
   if (!config.pg_dsn) {
     config.pg_skip_reason =
         "SSP_PG_DSN is not set; run under scripts/with-postgres (or scripts/bench) to include "

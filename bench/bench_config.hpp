@@ -16,8 +16,10 @@ struct BenchConfig {
   // SSP_BENCH_SMOKE=1: every benchmark runs a fixed few iterations, only the
   // smallest population is built. Proves the benchmarks run, measures nothing.
   bool smoke = false;
-  // Iterations per benchmark in the smoke pass.
-  std::int64_t smoke_iterations = 3;
+  // SSP_BENCH_ITERATIONS=N: exactly N iterations per benchmark instead of
+  // Google Benchmark's own choice (3 in the smoke pass). For profiling, where
+  // a cost per operation is a total divided by a known count.
+  std::optional<std::int64_t> fixed_iterations;
   // Payload sizes of every put and get benchmark.
   std::vector<std::size_t> payload_sizes;
   // Segment counts of the stores get, find and stats run against.
@@ -32,6 +34,8 @@ struct BenchConfig {
   // SSP_PG_DSN, or why PostgreSQL is skipped.
   std::optional<std::string> pg_dsn;
   std::string pg_skip_reason;
+  // SSP_REQUIRE_PG=1 (CI): running without PostgreSQL is an error.
+  bool pg_required = false;
 };
 
 // Reads the variables above. Throws std::invalid_argument naming the variable

@@ -11,6 +11,7 @@
 
 #include "bench_config.hpp"
 #include "bench_site.hpp"
+#include "failure_counting_reporter.hpp"
 #include "population.hpp"
 #include "registration.hpp"
 
@@ -36,6 +37,9 @@ void describe_run(const ssp::bench::BenchConfig& config) {
                               ssp::sqlite_durability_pragmas(config.sqlite_durability));
   benchmark::AddCustomContext("openssl_version", OpenSSL_version(OPENSSL_VERSION));
   if (!config.pg_dsn) {
+    if (config.pg_required) {
+      throw std::runtime_error("SSP_REQUIRE_PG=1 but " + config.pg_skip_reason);
+    }
     benchmark::AddCustomContext("postgres_skipped", config.pg_skip_reason);
     std::cerr << "ssp-bench: PostgreSQL benchmarks skipped: " << config.pg_skip_reason << "\n";
     return;
@@ -59,8 +63,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   ssp::bench::register_benchmarks(config);
-  benchmark::RunSpecifiedBenchmarks();
+  ssp::bench::FailureCountingReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
   ssp::bench::release_populations();
   benchmark::Shutdown();
+  if (reporter.failures() > 0) {
+    std::cerr << "ssp-bench: " << reporter.failures() << " benchmark(s) stopped with an error\n";
+    return 1;
+  }
   return 0;
 }

@@ -29,7 +29,7 @@ benchmark::internal::Benchmark* add(const std::string& name, Body body, Clock cl
   } else {
     registered->UseRealTime();
   }
-  if (config.smoke) registered->Iterations(config.smoke_iterations);
+  if (config.fixed_iterations) registered->Iterations(*config.fixed_iterations);
   return registered;
 }
 

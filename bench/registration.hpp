@@ -11,7 +11,7 @@ namespace ssp::bench {
 //    backends, "floor/sha256/…" for memory);
 //  - per population P: "<backend>/get/size:<S>/population:<P>" next to
 //    "<backend>/floor_select/…" (SQL backends), then find and stats.
-// In the smoke pass every benchmark runs config.smoke_iterations iterations.
+// With config.fixed_iterations every benchmark runs exactly that many.
 // `config` must outlive the benchmark run.
 void register_benchmarks(const BenchConfig& config);
 

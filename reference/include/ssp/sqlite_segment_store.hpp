@@ -26,8 +26,8 @@ struct SqliteSegmentStoreOptions {
 // file is opened read-only and the upgrade is emulated in temporary objects.
 // Thread-safe (one connection behind a mutex); use one store per thread for
 // parallelism. Throws StorageError when the file cannot be opened.
-std::unique_ptr<SegmentStore> open_sqlite_segment_store(const std::string& path,
-                                                        SegmentStoreOptions options = {},
-                                                        SqliteSegmentStoreOptions sqlite_options = {});
+std::unique_ptr<SegmentStore> open_sqlite_segment_store(
+    const std::string& path, SegmentStoreOptions options = {},
+    SqliteSegmentStoreOptions sqlite_options = {});
 
 }  // namespace ssp

@@ -200,8 +200,7 @@ class PostgresSegmentStore final : public SegmentStore {
       sql::RecordRows rows;
       Bytes bytes;
       for (const auto& row : txn.exec_prepared("read_record_bytes", segment_id)) {
-        rows.add(PgRow(row));
-        if (row["part"].as<std::int64_t>() == sql::kTopPart) {
+        if (rows.add(PgRow(row)) == sql::kTopPart) {
           const pqxx::binarystring blob(row["bytes"]);
           bytes.assign(blob.begin(), blob.end());
         }

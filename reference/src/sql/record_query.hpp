@@ -62,13 +62,16 @@ inline std::string record_query(const RecordQueryDialect& dialect, bool with_byt
 // assembles the record (assemble_stored_record).
 class RecordRows {
  public:
+  // Takes one row; returns its part.
   template <typename Row>
-  void add(const Row& row) {
-    switch (row.integer("part")) {
+  std::int64_t add(const Row& row) {
+    const std::int64_t part = row.integer("part");
+    switch (part) {
       case kTopPart: top_ = top_level_from_row(row); break;
       case kScopePart: digests_.push_back(row.text("scope_digest")); break;
       default: publications_.emplace_back(row.integer("ord"), publication_from_row(row)); break;
     }
+    return part;
   }
 
   // Absent when the segment has no sync_segments row.

@@ -48,7 +48,9 @@ Statement Connection::prepare(std::string_view sql) { return Statement(*this, sq
 
 Statement::Statement(Connection& connection, std::string_view sql) : db_(connection.handle()) {
   auto pool = connection.idle_.find(sql);
-  if (pool == connection.idle_.end()) pool = connection.idle_.emplace(sql, Connection::Pool()).first;
+  if (pool == connection.idle_.end()) {
+    pool = connection.idle_.emplace(sql, Connection::Pool()).first;
+  }
   pool_ = &pool->second;
   if (!pool_->empty()) {
     stmt_ = pool_->back().stmt;

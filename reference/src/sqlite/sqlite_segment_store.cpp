@@ -148,8 +148,7 @@ class SqliteSegmentStore final : public SegmentStore {
     rows.bind(1, std::string_view(id));
     sql::RecordRows record;
     while (rows.step()) {
-      record.add(rows);
-      if (bytes && rows.integer("part") == sql::kTopPart) {
+      if (record.add(rows) == sql::kTopPart && bytes) {
         const auto blob = rows.blob("bytes");
         bytes->assign(blob.begin(), blob.end());
       }
