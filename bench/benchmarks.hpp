@@ -57,8 +57,4 @@ void bench_floor_insert(benchmark::State& state, SharedSite& sites, BenchBackend
 void bench_floor_select(benchmark::State& state, BenchBackend backend, std::size_t size,
                         std::int64_t count, const BenchConfig& config);
 
-// Sets the items and bytes a run processed and its checksum counter.
-void report_work(benchmark::State& state, std::int64_t items, std::int64_t bytes,
-                 std::uint64_t checksum);
-
 }  // namespace ssp::bench

@@ -1,9 +1,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "bench_loops.hpp"
 #include "benchmarks.hpp"
-#include "payload.hpp"
-#include "population.hpp"
 
 namespace ssp::bench {
 namespace {
@@ -20,39 +19,24 @@ std::shared_ptr<BenchSite> join_site(benchmark::State& state, SharedSite& sites,
   return sites.join(state.threads(), [&] { return make_bench_site(backend, config); });
 }
 
-void report_work(benchmark::State& state, std::int64_t items, std::int64_t bytes,
-                 std::uint64_t checksum) {
-  state.SetItemsProcessed(items);
-  state.SetBytesProcessed(bytes);
-  state.counters["checksum"] = benchmark::Counter(static_cast<double>(checksum));
-}
-
 void bench_put_new(benchmark::State& state, SharedSite& sites, BenchBackend backend,
                    std::size_t size, const BenchConfig& config) {
   const auto site = join_site(state, sites, backend, config);
   const auto store = site->open_store();
-  PayloadStream payload(size, config.seed);
-  std::uint64_t checksum = 0;
-  std::uint64_t index = 0;
-  for (auto _ : state) {
-    const auto bytes = payload.stamped(payload_stamp(StampRole::put, state.thread_index(), index));
-    const SegmentRecord record = store->put(bench_metadata(scope_digest_for("new", index)), bytes,
-                                            kBenchNowMs);
-    checksum ^= checksum_bits(record.segment_id);
-    ++index;
-  }
-  report_work(state, state.iterations(), state.iterations() * static_cast<std::int64_t>(size),
-              checksum);
+  put_each_new_payload(state, size, config,
+                       [&](std::span<const std::uint8_t> bytes, std::uint64_t index) {
+                         return store
+                             ->put(bench_metadata(scope_digest_for("new", index)), bytes,
+                                   kBenchNowMs)
+                             .segment_id;
+                       });
 }
 
 void bench_put_merge(benchmark::State& state, SharedSite& sites, BenchBackend backend,
                      std::size_t size, const BenchConfig& config) {
   const auto site = join_site(state, sites, backend, config);
   const auto store = site->open_store();
-  PayloadStream payload(size, config.seed);
-  const auto stamp = [&](std::uint64_t i) {
-    return payload_stamp(StampRole::merge, state.thread_index(), i);
-  };
+  ThreadPayloads payloads(state, StampRole::merge, size, config);
   std::uint64_t checksum = 0;
   std::uint64_t next = 0;      // next segment to merge into
   std::uint64_t prepared = 0;  // segments put once so far
@@ -61,11 +45,11 @@ void bench_put_merge(benchmark::State& state, SharedSite& sites, BenchBackend ba
       const auto left = static_cast<std::uint64_t>(state.max_iterations - state.iterations());
       for (const std::uint64_t end = prepared + std::clamp<std::uint64_t>(left, 1, kMergeBatch);
            prepared < end; ++prepared) {
-        store->put(bench_metadata(scope_digest_for("first", prepared)),
-                   payload.stamped(stamp(prepared)), kBenchNowMs);
+        store->put(bench_metadata(scope_digest_for("first", prepared)), payloads.bytes(prepared),
+                   kBenchNowMs);
       }
     }
-    const auto bytes = payload.stamped(stamp(next));
+    const auto bytes = payloads.bytes(next);
     const auto start = std::chrono::steady_clock::now();
     const SegmentRecord record =
         store->put(bench_metadata(scope_digest_for("second", next)), bytes, kBenchNowMs);
@@ -86,20 +70,16 @@ void bench_put_repeat(benchmark::State& state, SharedSite& sites, BenchBackend b
                       std::size_t size, const BenchConfig& config) {
   const auto site = join_site(state, sites, backend, config);
   const auto store = site->open_store();
-  PayloadStream payload(size, config.seed);
-  const auto stamp = [&](std::uint64_t i) {
-    return payload_stamp(StampRole::repeat, state.thread_index(), i);
-  };
+  ThreadPayloads payloads(state, StampRole::repeat, size, config);
   for (std::uint64_t i = 0; i < kRepeatPool; ++i) {
-    store->put(bench_metadata(scope_digest_for("repeat", i)), payload.stamped(stamp(i)),
-               kBenchNowMs);
+    store->put(bench_metadata(scope_digest_for("repeat", i)), payloads.bytes(i), kBenchNowMs);
   }
   std::uint64_t checksum = 0;
   std::uint64_t index = 0;
   for (auto _ : state) {
     const std::uint64_t i = index % kRepeatPool;
     const SegmentRecord record =
-        store->put(bench_metadata(scope_digest_for("repeat", i)), payload.stamped(stamp(i)),
+        store->put(bench_metadata(scope_digest_for("repeat", i)), payloads.bytes(i),
                    kBenchNowMs + 1 + static_cast<std::int64_t>(index));
     if (record.publications.size() != 1) {
       state.SkipWithError("repeated put did not refresh its publication in place");
@@ -114,26 +94,16 @@ void bench_put_repeat(benchmark::State& state, SharedSite& sites, BenchBackend b
 
 void bench_get(benchmark::State& state, BenchBackend backend, std::size_t size,
                std::int64_t count, const BenchConfig& config) {
-  Population& stored = population(backend, count, config);
-  const std::vector<std::size_t>& pool = stored.by_size.at(size);
-  Mulberry32 pick(config.seed);
-  std::uint64_t checksum = 0;
-  for (auto _ : state) {
-    const std::string& id = stored.ids[pool[pick.below(pool.size())]];
+  const Population& stored = population(backend, count, config);
+  read_each_random_segment(state, stored, size, config, [&](const std::string& id) {
     const std::optional<StoredSegment> segment = stored.store->get(id);
-    if (!segment || segment->bytes.size() != size) {
-      state.SkipWithError(("get did not return the bytes of " + id).c_str());
-      break;
-    }
-    checksum ^= checksum_bits(segment->record.segment_id);
-  }
-  report_work(state, state.iterations(), state.iterations() * static_cast<std::int64_t>(size),
-              checksum);
+    return segment && segment->record.segment_id == id ? segment->bytes.size() : 0;
+  });
 }
 
 void bench_find(benchmark::State& state, BenchBackend backend, std::int64_t count,
                 const BenchConfig& config) {
-  Population& stored = population(backend, count, config);
+  const Population& stored = population(backend, count, config);
   Mulberry32 pick(config.seed);
   std::uint64_t checksum = 0;
   std::int64_t bytes = 0;
@@ -153,7 +123,7 @@ void bench_find(benchmark::State& state, BenchBackend backend, std::int64_t coun
 
 void bench_stats(benchmark::State& state, BenchBackend backend, std::int64_t count,
                  const BenchConfig& config) {
-  Population& stored = population(backend, count, config);
+  const Population& stored = population(backend, count, config);
   std::uint64_t checksum = 0;
   std::int64_t bytes = 0;
   for (auto _ : state) {
