@@ -176,14 +176,15 @@ class PostgresSegmentStore final : public SegmentStore {
       hook(PutHookPoint::before_begin);
       pqxx::transaction<pqxx::read_committed> txn(*connection_);
       txn.exec_prepared("lock_segment", kLockClass, id);
-      const std::optional<SegmentRecord> existing = read_record(txn, id);
+      const sql::StoredState stored = read_rows(txn, id).state();
+      const std::optional<SegmentRecord>& existing = stored.record;
       const bool bytes_equal =
           existing && txn.exec_prepared("bytes_equal", id, as_bytea(bytes))[0]["equal"].as<bool>();
       hook(PutHookPoint::after_read);
       SegmentRecord record = decide_put(existing, bytes_equal, kStoreName, metadata, id,
                                         static_cast<std::int64_t>(bytes.size()), now_ms,
                                         options_.ttl_ms);
-      write_record(txn, record, bytes, existing.has_value());
+      write_record(txn, record, bytes, stored);
       hook(PutHookPoint::before_commit);
       txn.commit();
       return record;
@@ -256,13 +257,18 @@ class PostgresSegmentStore final : public SegmentStore {
 
   static std::optional<SegmentRecord> read_record(pqxx::transaction_base& txn,
                                                   const std::string& id) {
-    sql::RecordRows rows;
-    for (const auto& row : txn.exec_prepared("read_record", id)) rows.add(PgRow(row));
-    return std::move(rows).record();
+    return read_rows(txn, id).record();
   }
 
+  static sql::RecordRows read_rows(pqxx::transaction_base& txn, const std::string& id) {
+    sql::RecordRows rows;
+    for (const auto& row : txn.exec_prepared("read_record", id)) rows.add(PgRow(row));
+    return rows;
+  }
+
+  // Writes `record` over `stored`, what is stored for its id.
   static void write_record(pqxx::transaction_base& txn, const SegmentRecord& record,
-                           std::span<const std::uint8_t> bytes, bool exists) {
+                           std::span<const std::uint8_t> bytes, const sql::StoredState& stored) {
     const std::string& id = record.segment_id;
     const auto setter = [](Params& params) {
       return [&params](int position, const auto& value) { params.set(position, value); };
@@ -270,14 +276,16 @@ class PostgresSegmentStore final : public SegmentStore {
     Params top;
     top.set(1, id);
     sql::bind_record_columns(setter(top), 2, sql::top_level_of(record));
-    if (exists) {
+    if (stored.record) {
       exec(txn, "update_top", top);  // the stored bytes are proven identical
     } else {
       txn.exec_prepared("insert_top", pqxx::prepare::make_dynamic_params(top.pointers()), as_bytea(bytes));
     }
-    txn.exec_prepared("clear_scopes", id);
+    if (stored.side_rows) {
+      txn.exec_prepared("clear_scopes", id);
+      txn.exec_prepared("clear_publications", id);
+    }
     for (const auto& digest : record.scope_digests) txn.exec_prepared("insert_scope", id, digest);
-    txn.exec_prepared("clear_publications", id);
     for (std::size_t ord = 0; ord < record.publications.size(); ++ord) {
       const SegmentPublication& publication = record.publications[ord];
       Params params;

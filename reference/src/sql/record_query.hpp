@@ -58,6 +58,14 @@ inline std::string record_query(const RecordQueryDialect& dialect, bool with_byt
          " FROM sync_segment_publications" + where;
 }
 
+// What is stored under an id, as put needs it before writing.
+struct StoredState {
+  std::optional<SegmentRecord> record;
+  // Scope or publication rows exist (normally those of `record`), so a write
+  // must first delete them. A new id has none: its put skips two DELETEs.
+  bool side_rows = false;
+};
+
 // Collects the rows of record_query, in whatever order they come, and
 // assembles the record (assemble_stored_record).
 class RecordRows {
@@ -75,14 +83,18 @@ class RecordRows {
   }
 
   // Absent when the segment has no sync_segments row.
-  std::optional<SegmentRecord> record() && {
-    if (!top_) return std::nullopt;
+  std::optional<SegmentRecord> record() && { return std::move(*this).state().record; }
+
+  StoredState state() && {
+    const bool side_rows = !digests_.empty() || !publications_.empty();
+    if (!top_) return {std::nullopt, side_rows};
     std::sort(publications_.begin(), publications_.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<SegmentPublication> publications;
     publications.reserve(publications_.size());
     for (auto& entry : publications_) publications.push_back(std::move(entry.second));
-    return assemble_stored_record(std::move(*top_), std::move(digests_), std::move(publications));
+    return {assemble_stored_record(std::move(*top_), std::move(digests_), std::move(publications)),
+            side_rows};
   }
 
  private:

@@ -78,13 +78,14 @@ class SqliteSegmentStore final : public SegmentStore {
     std::lock_guard lock(mutex_);
     hook(PutHookPoint::before_begin);
     Transaction transaction(connection_, Transaction::Kind::write);
-    const std::optional<SegmentRecord> existing = read_record(id);
+    const sql::StoredState stored = read_rows(id).state();
+    const std::optional<SegmentRecord>& existing = stored.record;
     const bool bytes_equal = existing && stored_bytes_equal(id, bytes);
     hook(PutHookPoint::after_read);
     SegmentRecord record = decide_put(existing, bytes_equal, kStoreName, metadata, id,
                                       static_cast<std::int64_t>(bytes.size()), now_ms,
                                       options_.ttl_ms);
-    write_record(record, existing ? std::span<const std::uint8_t>() : bytes, existing.has_value());
+    write_record(record, existing ? std::span<const std::uint8_t>() : bytes, stored);
     hook(PutHookPoint::before_commit);
     transaction.commit();
     return record;
@@ -144,6 +145,10 @@ class SqliteSegmentStore final : public SegmentStore {
   // statement (sql::record_query), hence one snapshot even outside a
   // transaction.
   std::optional<SegmentRecord> read_record(const std::string& id, Bytes* bytes = nullptr) {
+    return read_rows(id, bytes).record();
+  }
+
+  sql::RecordRows read_rows(const std::string& id, Bytes* bytes = nullptr) {
     Statement rows = connection_.prepare(bytes ? kReadRecordWithBytes : kReadRecord);
     rows.bind(1, std::string_view(id));
     sql::RecordRows record;
@@ -153,7 +158,7 @@ class SqliteSegmentStore final : public SegmentStore {
         bytes->assign(blob.begin(), blob.end());
       }
     }
-    return std::move(record).record();
+    return record;
   }
 
   // Compares in SQL so a large blob is not copied out just to be compared.
@@ -164,10 +169,11 @@ class SqliteSegmentStore final : public SegmentStore {
     return query.step() && query.integer("equal") == 1;
   }
 
-  // Writes `record` over whatever is stored for its id. A new segment inserts
-  // its bytes; an existing one keeps its (proven identical) bytes in place.
+  // Writes `record` over `stored`, what is stored for its id. A new segment
+  // inserts its bytes; an existing one keeps its (proven identical) bytes in
+  // place.
   void write_record(const SegmentRecord& record, std::span<const std::uint8_t> bytes,
-                    bool exists) {
+                    const sql::StoredState& stored) {
     const auto bind_to = [](Statement& statement) {
       return [&statement](int index, const auto& value) {
         if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>) {
@@ -178,7 +184,7 @@ class SqliteSegmentStore final : public SegmentStore {
       };
     };
     const std::string_view id = record.segment_id;
-    if (exists) {
+    if (stored.record) {
       Statement update = connection_.prepare(
           "UPDATE sync_segments SET partition = ?, log_epoch = ?, tbl = ?, schema_version = ?, "
           "media_type = ?, scope_digest = ?, as_of_commit_seq = ?, row_count = ?, "
@@ -195,9 +201,12 @@ class SqliteSegmentStore final : public SegmentStore {
       insert.run();
     }
 
-    Statement clear_scopes =
-        connection_.prepare("DELETE FROM sync_segment_scopes WHERE segment_id = ?");
-    clear_scopes.bind(1, id).run();
+    if (stored.side_rows) {
+      connection_.prepare("DELETE FROM sync_segment_scopes WHERE segment_id = ?").bind(1, id).run();
+      connection_.prepare("DELETE FROM sync_segment_publications WHERE segment_id = ?")
+          .bind(1, id)
+          .run();
+    }
     Statement insert_scope = connection_.prepare(
         "INSERT OR IGNORE INTO sync_segment_scopes(segment_id, scope_digest) VALUES (?, ?)");
     for (const auto& digest : record.scope_digests) {
@@ -205,9 +214,6 @@ class SqliteSegmentStore final : public SegmentStore {
       insert_scope.bind(1, id).bind(2, std::string_view(digest)).run();
     }
 
-    Statement clear_publications =
-        connection_.prepare("DELETE FROM sync_segment_publications WHERE segment_id = ?");
-    clear_publications.bind(1, id).run();
     Statement insert_publication = connection_.prepare(kInsertPublication);
     for (const auto& publication : record.publications) {
       insert_publication.reset();
