@@ -62,15 +62,23 @@ const std::pair<const char*, std::string> kStatements[] = {
      "media_type = $6, scope_digest = $7, as_of_commit_seq = $8, row_count = $9, "
      "row_cursor = $10, next_row_cursor = $11, byte_length = $12, created_at_ms = $13, "
      "expires_at_ms = $14 WHERE segment_id = $1"},
-    {"clear_scopes", "DELETE FROM sync_segment_scopes WHERE segment_id = $1"},
-    {"insert_scope",
-     "INSERT INTO sync_segment_scopes(segment_id, scope_digest) VALUES ($1, $2) "
-     "ON CONFLICT DO NOTHING"},
-    {"clear_publications", "DELETE FROM sync_segment_publications WHERE segment_id = $1"},
-    {"insert_publication",
+    // The side rows of a record go in one round trip per statement, whatever
+    // their number: the rows travel as arrays (ColumnArrays) and unnest()
+    // turns them back into rows.
+    {"clear_side_rows",
+     "WITH scopes AS (DELETE FROM sync_segment_scopes WHERE segment_id = $1) "
+     "DELETE FROM sync_segment_publications WHERE segment_id = $1"},
+    {"insert_scopes",
+     "INSERT INTO sync_segment_scopes(segment_id, scope_digest) "
+     "SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING"},
+    {"insert_publications",
      std::string("INSERT INTO sync_segment_publications(segment_id, pub_key, ord, ") +
          sql::kRecordColumns +
-         ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)"},
+         ") SELECT $1, * FROM unnest($2::text[], $3::integer[], "
+         // kRecordColumns, in order
+         "$4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], "
+         "$10::bigint[], $11::bigint[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], "
+         "$16::bigint[])"},
     {"find_published",
      "SELECT DISTINCT segment_id FROM sync_segment_publications "
      "WHERE partition = $1 AND log_epoch = $2 AND tbl = $3 AND scope_digest = $4 "
@@ -115,6 +123,31 @@ class Params {
 
  private:
   std::map<int, std::optional<std::string>> values_;
+};
+
+// One column of several rows as a PostgreSQL array literal: every element
+// double-quoted with backslash and quote escaped (so any text, which never
+// holds U+0000, round-trips), NULL for an absent value.
+class ArrayLiteral {
+ public:
+  void add(const std::optional<std::string>& value) {
+    text_ += text_.empty() ? "{" : ",";
+    if (!value) {
+      text_ += "NULL";
+      return;
+    }
+    text_ += '"';
+    for (const char c : *value) {
+      if (c == '"' || c == '\\') text_ += '\\';
+      text_ += c;
+    }
+    text_ += '"';
+  }
+  void add(std::int64_t value) { add(std::optional<std::string>(std::to_string(value))); }
+  std::string text() const { return text_.empty() ? "{}" : text_ + "}"; }
+
+ private:
+  std::string text_;
 };
 
 pqxx::result exec(pqxx::transaction_base& txn, const char* statement, const Params& params) {
@@ -281,20 +314,27 @@ class PostgresSegmentStore final : public SegmentStore {
     } else {
       txn.exec_prepared("insert_top", pqxx::prepare::make_dynamic_params(top.pointers()), as_bytea(bytes));
     }
-    if (stored.side_rows) {
-      txn.exec_prepared("clear_scopes", id);
-      txn.exec_prepared("clear_publications", id);
-    }
-    for (const auto& digest : record.scope_digests) txn.exec_prepared("insert_scope", id, digest);
+    if (stored.side_rows) txn.exec_prepared("clear_side_rows", id);
+
+    ArrayLiteral digests;
+    for (const auto& digest : record.scope_digests) digests.add(digest);
+    txn.exec_prepared("insert_scopes", id, digests.text());
+
+    // Column k of the statement ($k) holds the k-th value of every publication.
+    std::map<int, ArrayLiteral> columns;
+    const auto add_to_column = [&columns](int position, const auto& value) {
+      columns[position].add(value);
+    };
     for (std::size_t ord = 0; ord < record.publications.size(); ++ord) {
       const SegmentPublication& publication = record.publications[ord];
-      Params params;
-      params.set(1, id);
-      params.set(2, publication_key(publication.metadata));
-      params.set(3, static_cast<std::int64_t>(ord));
-      sql::bind_record_columns(setter(params), 4, publication);
-      exec(txn, "insert_publication", params);
+      add_to_column(2, publication_key(publication.metadata));
+      add_to_column(3, static_cast<std::int64_t>(ord));
+      sql::bind_record_columns(add_to_column, 4, publication);
     }
+    Params params;
+    params.set(1, id);
+    for (const auto& [position, column] : columns) params.set(position, column.text());
+    exec(txn, "insert_publications", params);
   }
 
   const SegmentStoreOptions options_;
