@@ -5,13 +5,13 @@
 #include <pqxx/pqxx>
 #include <set>
 
+#include "../sql/record_query.hpp"
 #include "../sql/segment_columns.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/publication_key.hpp"
 #include "ssp/publication_selection.hpp"
 #include "ssp/segment_id.hpp"
 #include "ssp/segment_put.hpp"
-#include "ssp/stored_record.hpp"
 
 namespace ssp {
 namespace {
@@ -47,15 +47,13 @@ CREATE INDEX IF NOT EXISTS sync_segment_publications_find ON sync_segment_public
   WHERE row_cursor IS NULL;
 )sql";
 
+constexpr sql::RecordQueryDialect kDialect{"$1", "ord"};
+
 // Statements prepared once per connection, by name.
 const std::pair<const char*, std::string> kStatements[] = {
     {"lock_segment", "SELECT pg_advisory_xact_lock($1, hashtext($2))"},
-    {"read_top", std::string("SELECT segment_id, ") + sql::kRecordColumns +
-                     " FROM sync_segments WHERE segment_id = $1"},
-    {"read_scopes", "SELECT scope_digest FROM sync_segment_scopes WHERE segment_id = $1"},
-    {"read_publications", std::string("SELECT ") + sql::kRecordColumns +
-                              " FROM sync_segment_publications WHERE segment_id = $1 ORDER BY ord"},
-    {"read_bytes", "SELECT bytes FROM sync_segments WHERE segment_id = $1"},
+    {"read_record", sql::record_query(kDialect, false)},
+    {"read_record_bytes", sql::record_query(kDialect, true)},
     {"bytes_equal", "SELECT bytes = $2 AS equal FROM sync_segments WHERE segment_id = $1"},
     {"insert_top", std::string("INSERT INTO sync_segments(segment_id, ") + sql::kRecordColumns +
                        ", bytes) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)"},
@@ -64,15 +62,23 @@ const std::pair<const char*, std::string> kStatements[] = {
      "media_type = $6, scope_digest = $7, as_of_commit_seq = $8, row_count = $9, "
      "row_cursor = $10, next_row_cursor = $11, byte_length = $12, created_at_ms = $13, "
      "expires_at_ms = $14 WHERE segment_id = $1"},
-    {"clear_scopes", "DELETE FROM sync_segment_scopes WHERE segment_id = $1"},
-    {"insert_scope",
-     "INSERT INTO sync_segment_scopes(segment_id, scope_digest) VALUES ($1, $2) "
-     "ON CONFLICT DO NOTHING"},
-    {"clear_publications", "DELETE FROM sync_segment_publications WHERE segment_id = $1"},
-    {"insert_publication",
+    // The side rows of a record go in one round trip per statement, whatever
+    // their number: the rows travel as arrays (ColumnArrays) and unnest()
+    // turns them back into rows.
+    {"clear_side_rows",
+     "WITH scopes AS (DELETE FROM sync_segment_scopes WHERE segment_id = $1) "
+     "DELETE FROM sync_segment_publications WHERE segment_id = $1"},
+    {"insert_scopes",
+     "INSERT INTO sync_segment_scopes(segment_id, scope_digest) "
+     "SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING"},
+    {"insert_publications",
      std::string("INSERT INTO sync_segment_publications(segment_id, pub_key, ord, ") +
          sql::kRecordColumns +
-         ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)"},
+         ") SELECT $1, * FROM unnest($2::text[], $3::integer[], "
+         // kRecordColumns, in order
+         "$4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], "
+         "$10::bigint[], $11::bigint[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], "
+         "$16::bigint[])"},
     {"find_published",
      "SELECT DISTINCT segment_id FROM sync_segment_publications "
      "WHERE partition = $1 AND log_epoch = $2 AND tbl = $3 AND scope_digest = $4 "
@@ -117,6 +123,31 @@ class Params {
 
  private:
   std::map<int, std::optional<std::string>> values_;
+};
+
+// One column of several rows as a PostgreSQL array literal: every element
+// double-quoted with backslash and quote escaped (so any text, which never
+// holds U+0000, round-trips), NULL for an absent value.
+class ArrayLiteral {
+ public:
+  void add(const std::optional<std::string>& value) {
+    text_ += text_.empty() ? "{" : ",";
+    if (!value) {
+      text_ += "NULL";
+      return;
+    }
+    text_ += '"';
+    for (const char c : *value) {
+      if (c == '"' || c == '\\') text_ += '\\';
+      text_ += c;
+    }
+    text_ += '"';
+  }
+  void add(std::int64_t value) { add(std::optional<std::string>(std::to_string(value))); }
+  std::string text() const { return text_.empty() ? "{}" : text_ + "}"; }
+
+ private:
+  std::string text_;
 };
 
 pqxx::result exec(pqxx::transaction_base& txn, const char* statement, const Params& params) {
@@ -178,14 +209,15 @@ class PostgresSegmentStore final : public SegmentStore {
       hook(PutHookPoint::before_begin);
       pqxx::transaction<pqxx::read_committed> txn(*connection_);
       txn.exec_prepared("lock_segment", kLockClass, id);
-      const std::optional<SegmentRecord> existing = read_record(txn, id);
+      const sql::StoredState stored = read_rows(txn, id).state();
+      const std::optional<SegmentRecord>& existing = stored.record;
       const bool bytes_equal =
           existing && txn.exec_prepared("bytes_equal", id, as_bytea(bytes))[0]["equal"].as<bool>();
       hook(PutHookPoint::after_read);
       SegmentRecord record = decide_put(existing, bytes_equal, kStoreName, metadata, id,
                                         static_cast<std::int64_t>(bytes.size()), now_ms,
                                         options_.ttl_ms);
-      write_record(txn, record, bytes, existing.has_value());
+      write_record(txn, record, bytes, stored);
       hook(PutHookPoint::before_commit);
       txn.commit();
       return record;
@@ -196,13 +228,20 @@ class PostgresSegmentStore final : public SegmentStore {
     if (!is_well_formed_segment_id(segment_id)) return std::nullopt;
     std::lock_guard lock(mutex_);
     return guarded([&]() -> std::optional<StoredSegment> {
-      // One snapshot for the three tables and the bytes (D11).
-      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(*connection_);
-      std::optional<SegmentRecord> record = read_record(txn, segment_id);
+      // One statement, so one snapshot for the three tables and the bytes
+      // (D11), in one round trip.
+      pqxx::nontransaction txn(*connection_);
+      sql::RecordRows rows;
+      Bytes bytes;
+      for (const auto& row : txn.exec_prepared("read_record_bytes", segment_id)) {
+        if (rows.add(PgRow(row)) == sql::kTopPart) {
+          const pqxx::binarystring blob(row["bytes"]);
+          bytes.assign(blob.begin(), blob.end());
+        }
+      }
+      std::optional<SegmentRecord> record = std::move(rows).record();
       if (!record) return std::nullopt;
-      const pqxx::result bytes = txn.exec_prepared("read_bytes", segment_id);
-      const pqxx::binarystring blob(bytes[0]["bytes"]);
-      return StoredSegment{std::move(*record), Bytes(blob.begin(), blob.end())};
+      return StoredSegment{std::move(*record), std::move(bytes)};
     });
   }
 
@@ -251,22 +290,18 @@ class PostgresSegmentStore final : public SegmentStore {
 
   static std::optional<SegmentRecord> read_record(pqxx::transaction_base& txn,
                                                   const std::string& id) {
-    const pqxx::result top = txn.exec_prepared("read_top", id);
-    if (top.empty()) return std::nullopt;
-    SegmentRecord record = sql::top_level_from_row(PgRow(top[0]));
-    std::vector<std::string> digests;
-    for (const auto& row : txn.exec_prepared("read_scopes", id)) {
-      digests.push_back(PgRow(row).text("scope_digest"));
-    }
-    std::vector<SegmentPublication> publications;
-    for (const auto& row : txn.exec_prepared("read_publications", id)) {
-      publications.push_back(sql::publication_from_row(PgRow(row)));
-    }
-    return assemble_stored_record(std::move(record), std::move(digests), std::move(publications));
+    return read_rows(txn, id).record();
   }
 
+  static sql::RecordRows read_rows(pqxx::transaction_base& txn, const std::string& id) {
+    sql::RecordRows rows;
+    for (const auto& row : txn.exec_prepared("read_record", id)) rows.add(PgRow(row));
+    return rows;
+  }
+
+  // Writes `record` over `stored`, what is stored for its id.
   static void write_record(pqxx::transaction_base& txn, const SegmentRecord& record,
-                           std::span<const std::uint8_t> bytes, bool exists) {
+                           std::span<const std::uint8_t> bytes, const sql::StoredState& stored) {
     const std::string& id = record.segment_id;
     const auto setter = [](Params& params) {
       return [&params](int position, const auto& value) { params.set(position, value); };
@@ -274,23 +309,32 @@ class PostgresSegmentStore final : public SegmentStore {
     Params top;
     top.set(1, id);
     sql::bind_record_columns(setter(top), 2, sql::top_level_of(record));
-    if (exists) {
+    if (stored.record) {
       exec(txn, "update_top", top);  // the stored bytes are proven identical
     } else {
       txn.exec_prepared("insert_top", pqxx::prepare::make_dynamic_params(top.pointers()), as_bytea(bytes));
     }
-    txn.exec_prepared("clear_scopes", id);
-    for (const auto& digest : record.scope_digests) txn.exec_prepared("insert_scope", id, digest);
-    txn.exec_prepared("clear_publications", id);
+    if (stored.side_rows) txn.exec_prepared("clear_side_rows", id);
+
+    ArrayLiteral digests;
+    for (const auto& digest : record.scope_digests) digests.add(digest);
+    txn.exec_prepared("insert_scopes", id, digests.text());
+
+    // Column k of the statement ($k) holds the k-th value of every publication.
+    std::map<int, ArrayLiteral> columns;
+    const auto add_to_column = [&columns](int position, const auto& value) {
+      columns[position].add(value);
+    };
     for (std::size_t ord = 0; ord < record.publications.size(); ++ord) {
       const SegmentPublication& publication = record.publications[ord];
-      Params params;
-      params.set(1, id);
-      params.set(2, publication_key(publication.metadata));
-      params.set(3, static_cast<std::int64_t>(ord));
-      sql::bind_record_columns(setter(params), 4, publication);
-      exec(txn, "insert_publication", params);
+      add_to_column(2, publication_key(publication.metadata));
+      add_to_column(3, static_cast<std::int64_t>(ord));
+      sql::bind_record_columns(add_to_column, 4, publication);
     }
+    Params params;
+    params.set(1, id);
+    for (const auto& [position, column] : columns) params.set(position, column.text());
+    exec(txn, "insert_publications", params);
   }
 
   const SegmentStoreOptions options_;

@@ -28,7 +28,12 @@ Connection::Connection(const std::string& path, bool read_only, std::int64_t bus
   sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout_ms));
 }
 
-Connection::~Connection() { sqlite3_close_v2(db_); }
+Connection::~Connection() {
+  for (auto& [sql, pool] : idle_) {
+    for (auto& prepared : pool) sqlite3_finalize(prepared.stmt);
+  }
+  sqlite3_close_v2(db_);
+}
 
 void Connection::exec(const std::string& sql) {
   char* error = nullptr;
@@ -42,18 +47,42 @@ void Connection::exec(const std::string& sql) {
 Statement Connection::prepare(std::string_view sql) { return Statement(*this, sql); }
 
 Statement::Statement(Connection& connection, std::string_view sql) : db_(connection.handle()) {
+  auto pool = connection.idle_.find(sql);
+  if (pool == connection.idle_.end()) {
+    pool = connection.idle_.emplace(sql, Connection::Pool()).first;
+  }
+  pool_ = &pool->second;
+  if (!pool_->empty()) {
+    stmt_ = pool_->back().stmt;
+    columns_ = std::move(pool_->back().columns);
+    pool_->pop_back();
+    return;
+  }
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
       SQLITE_OK) {
     fail(db_, "prepare " + std::string(sql.substr(0, 120)));
   }
   const int count = sqlite3_column_count(stmt_);
-  for (int i = 0; i < count; ++i) columns_.emplace(sqlite3_column_name(stmt_, i), i);
+  for (int i = 0; i < count; ++i) columns_.emplace_back(sqlite3_column_name(stmt_, i));
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  if (stmt_ == nullptr) return;
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+  try {
+    pool_->push_back({stmt_, std::move(columns_)});
+  } catch (...) {
+    sqlite3_finalize(stmt_);  // out of memory: not worth keeping
+  }
+}
 
 Statement::Statement(Statement&& other) noexcept
-    : db_(other.db_), stmt_(other.stmt_), columns_(std::move(other.columns_)) {
+    : db_(other.db_),
+      pool_(other.pool_),
+      stmt_(other.stmt_),
+      columns_(std::move(other.columns_)),
+      next_column_(other.next_column_) {
   other.stmt_ = nullptr;
 }
 
@@ -80,7 +109,7 @@ Statement& Statement::bind_blob(int index, std::span<const std::uint8_t> blob) {
   // A zero-length blob with a null pointer would bind NULL; keep it a blob.
   static const std::uint8_t kEmpty = 0;
   const void* data = blob.empty() ? &kEmpty : blob.data();
-  if (sqlite3_bind_blob64(stmt_, index, data, blob.size(), SQLITE_TRANSIENT) != SQLITE_OK) {
+  if (sqlite3_bind_blob64(stmt_, index, data, blob.size(), SQLITE_STATIC) != SQLITE_OK) {
     fail(db_, "bind");
   }
   return *this;
@@ -90,7 +119,7 @@ bool Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  fail(db_, "step");
+  fail(db_, "step " + std::string(std::string_view(sqlite3_sql(stmt_)).substr(0, 120)));
 }
 
 void Statement::run() {
@@ -104,11 +133,15 @@ void Statement::reset() {
 }
 
 int Statement::index_of(std::string_view column) const {
-  const auto found = columns_.find(column);
-  if (found == columns_.end()) {
-    throw StorageError("SQLite: result has no column " + std::string(column));
+  const std::size_t count = columns_.size();
+  for (std::size_t step = 0; step < count; ++step) {
+    const std::size_t i = (next_column_ + step) % count;
+    if (columns_[i] == column) {
+      next_column_ = i + 1;
+      return static_cast<int>(i);
+    }
   }
-  return found->second;
+  throw StorageError("SQLite: result has no column " + std::string(column));
 }
 
 std::int64_t Statement::integer(std::string_view column) const {
@@ -133,8 +166,10 @@ std::span<const std::uint8_t> Statement::blob(std::string_view column) const {
   return {data, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i))};
 }
 
+// BEGIN and COMMIT run as prepared statements: a get or put runs both, and
+// parsing them each time is measurable next to a primary-key lookup.
 Transaction::Transaction(Connection& connection, Kind kind) : connection_(connection) {
-  connection_.exec(kind == Kind::write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
+  connection_.prepare(kind == Kind::write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").run();
 }
 
 Transaction::~Transaction() {
@@ -142,7 +177,7 @@ Transaction::~Transaction() {
 }
 
 void Transaction::commit() {
-  connection_.exec("COMMIT");
+  connection_.prepare("COMMIT").run();
   open_ = false;
 }
 

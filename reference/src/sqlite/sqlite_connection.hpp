@@ -11,10 +11,14 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ssp::sqlite {
 
 class Statement;
+
+// Result-column names by index, read once per prepared statement.
+using ColumnNames = std::vector<std::string>;
 
 class Connection {
  public:
@@ -27,16 +31,31 @@ class Connection {
 
   // Runs one or more statements without results.
   void exec(const std::string& sql);
+  // A statement for `sql`, reusing one this connection prepared before when
+  // it is idle (parsing and planning a statement costs more than running a
+  // primary-key lookup). Statements must not outlive their connection.
   Statement prepare(std::string_view sql);
   sqlite3* handle() const { return db_; }
 
  private:
+  friend class Statement;
+  struct Prepared {
+    sqlite3_stmt* stmt = nullptr;
+    ColumnNames columns;
+  };
+  // Idle prepared statements by SQL text. Map nodes never move, so a
+  // Statement keeps a pointer to its pool.
+  using Pool = std::vector<Prepared>;
+
   sqlite3* db_ = nullptr;
+  std::map<std::string, Pool, std::less<>> idle_;
 };
 
 class Statement {
  public:
   Statement(Connection& connection, std::string_view sql);
+  // Resets the statement, clears its bindings and gives it back to the
+  // connection for the next prepare() of the same SQL.
   ~Statement();
   Statement(Statement&& other) noexcept;
   Statement(const Statement&) = delete;
@@ -46,6 +65,8 @@ class Statement {
   Statement& bind(int index, std::int64_t value);
   Statement& bind(int index, std::string_view text);
   Statement& bind(int index, const std::optional<std::string>& text);
+  // The blob is not copied (segments are large): it must stay valid until
+  // this Statement is reset or destroyed, or `index` is bound again.
   Statement& bind_blob(int index, std::span<const std::uint8_t> blob);
 
   // Steps once: true when a row is available, false when done.
@@ -66,8 +87,12 @@ class Statement {
   int index_of(std::string_view column) const;
 
   sqlite3* db_;
+  Connection::Pool* pool_;
   sqlite3_stmt* stmt_ = nullptr;
-  std::map<std::string, int, std::less<>> columns_;
+  ColumnNames columns_;
+  // Where index_of starts looking: just after the last column it found, as
+  // rows are mostly read in select-list order.
+  mutable std::size_t next_column_ = 0;
 };
 
 // BEGIN (IMMEDIATE for writes, DEFERRED for consistent multi-statement reads)

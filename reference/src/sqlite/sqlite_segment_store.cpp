@@ -4,6 +4,7 @@
 #include <mutex>
 #include <set>
 
+#include "../sql/record_query.hpp"
 #include "../sql/segment_columns.hpp"
 #include "sqlite_connection.hpp"
 #include "sqlite_segment_schema.hpp"
@@ -12,7 +13,6 @@
 #include "ssp/publication_selection.hpp"
 #include "ssp/segment_id.hpp"
 #include "ssp/segment_put.hpp"
-#include "ssp/stored_record.hpp"
 
 namespace ssp {
 namespace {
@@ -32,23 +32,40 @@ constexpr const char* kFindPublished =
 
 // Legacy rows (no publication rows) whose top-level context matches and that
 // list the digest (DECISION D7: only legacy rows, every candidate validated).
+// CROSS JOIN fixes the loop order: from the digest (an index lookup) to the
+// segment, never from every segment of the same table and commit (a scan
+// when many scopes are built at one commit). NOT EXISTS names sc so that it
+// rejects a non-legacy segment before its row is read.
 constexpr const char* kFindLegacy =
-    "SELECT DISTINCT s.segment_id AS segment_id FROM sync_segments s "
-    "JOIN sync_segment_scopes sc ON sc.segment_id = s.segment_id "
+    "SELECT DISTINCT s.segment_id AS segment_id FROM sync_segment_scopes sc "
+    "CROSS JOIN sync_segments s ON s.segment_id = sc.segment_id "
     "WHERE s.partition = ? AND s.log_epoch = ? AND s.tbl = ? AND sc.scope_digest = ? "
     "AND s.schema_version = ? AND s.as_of_commit_seq = ? AND s.row_cursor IS NULL "
     "AND s.expires_at_ms > ? "
-    "AND NOT EXISTS (SELECT 1 FROM sync_segment_publications p WHERE p.segment_id = s.segment_id)";
+    "AND NOT EXISTS (SELECT 1 FROM sync_segment_publications p WHERE p.segment_id = sc.segment_id)";
+
+// Statements built from the shared column list (the connection caches them
+// prepared, by text).
+constexpr sql::RecordQueryDialect kDialect{"?1", "rowid"};
+const std::string kReadRecord = sql::record_query(kDialect, false);
+const std::string kReadRecordWithBytes = sql::record_query(kDialect, true);
+const std::string kInsertTop = std::string("INSERT INTO sync_segments(segment_id, ") +
+                               sql::kRecordColumns +
+                               ", bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+const std::string kInsertPublication =
+    std::string("INSERT INTO sync_segment_publications(segment_id, pub_key, ") +
+    sql::kRecordColumns + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 class SqliteSegmentStore final : public SegmentStore {
  public:
-  SqliteSegmentStore(const std::string& path, SegmentStoreOptions options)
+  SqliteSegmentStore(const std::string& path, SegmentStoreOptions options,
+                     SqliteSegmentStoreOptions sqlite_options)
       : options_(validated(std::move(options))),
         connection_(path, options_.read_only, options_.lock_wait_ms) {
     if (options_.read_only) {
       sqlite::emulate_segment_upgrade(connection_);
     } else {
-      connection_.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+      connection_.exec(sqlite_durability_pragmas(sqlite_options.durability));
       sqlite::upgrade_segment_tables(connection_);
     }
   }
@@ -61,13 +78,14 @@ class SqliteSegmentStore final : public SegmentStore {
     std::lock_guard lock(mutex_);
     hook(PutHookPoint::before_begin);
     Transaction transaction(connection_, Transaction::Kind::write);
-    const std::optional<SegmentRecord> existing = read_record(id);
+    const sql::StoredState stored = read_rows(id).state();
+    const std::optional<SegmentRecord>& existing = stored.record;
     const bool bytes_equal = existing && stored_bytes_equal(id, bytes);
     hook(PutHookPoint::after_read);
     SegmentRecord record = decide_put(existing, bytes_equal, kStoreName, metadata, id,
                                       static_cast<std::int64_t>(bytes.size()), now_ms,
                                       options_.ttl_ms);
-    write_record(record, existing ? std::span<const std::uint8_t>() : bytes, existing.has_value());
+    write_record(record, existing ? std::span<const std::uint8_t>() : bytes, stored);
     hook(PutHookPoint::before_commit);
     transaction.commit();
     return record;
@@ -76,14 +94,10 @@ class SqliteSegmentStore final : public SegmentStore {
   std::optional<StoredSegment> get(const std::string& segment_id) override {
     if (!is_well_formed_segment_id(segment_id)) return std::nullopt;
     std::lock_guard lock(mutex_);
-    Transaction snapshot(connection_, Transaction::Kind::read);  // D11
-    std::optional<SegmentRecord> record = read_record(segment_id);
+    Bytes bytes;
+    std::optional<SegmentRecord> record = read_record(segment_id, &bytes);  // one snapshot (D11)
     if (!record) return std::nullopt;
-    Statement query = connection_.prepare("SELECT bytes FROM sync_segments WHERE segment_id = ?");
-    query.bind(1, std::string_view(segment_id));
-    if (!query.step()) return std::nullopt;
-    const auto blob = query.blob("bytes");
-    return StoredSegment{std::move(*record), Bytes(blob.begin(), blob.end())};
+    return StoredSegment{std::move(*record), std::move(bytes)};
   }
 
   std::optional<SegmentRecord> find(const SegmentFindKey& key, std::int64_t now_ms) override {
@@ -127,29 +141,24 @@ class SqliteSegmentStore final : public SegmentStore {
     if (options_.put_hook) options_.put_hook(point);
   }
 
-  // The record of `id` without its bytes, or absent. Caller holds a transaction.
-  std::optional<SegmentRecord> read_record(const std::string& id) {
-    Statement top = connection_.prepare(
-        std::string("SELECT segment_id, ") + sql::kRecordColumns +
-        " FROM sync_segments WHERE segment_id = ?");
-    top.bind(1, std::string_view(id));
-    if (!top.step()) return std::nullopt;
-    SegmentRecord record = sql::top_level_from_row(top);
+  // The record of `id`, or absent; with `bytes`, its stored bytes too. One
+  // statement (sql::record_query), hence one snapshot even outside a
+  // transaction.
+  std::optional<SegmentRecord> read_record(const std::string& id, Bytes* bytes = nullptr) {
+    return read_rows(id, bytes).record();
+  }
 
-    std::vector<std::string> digests;
-    Statement scopes =
-        connection_.prepare("SELECT scope_digest FROM sync_segment_scopes WHERE segment_id = ?");
-    scopes.bind(1, std::string_view(id));
-    while (scopes.step()) digests.push_back(scopes.text("scope_digest"));
-
-    std::vector<SegmentPublication> publications;
-    Statement rows = connection_.prepare(std::string("SELECT ") + sql::kRecordColumns +
-                                         " FROM sync_segment_publications WHERE segment_id = ? "
-                                         "ORDER BY rowid");
+  sql::RecordRows read_rows(const std::string& id, Bytes* bytes = nullptr) {
+    Statement rows = connection_.prepare(bytes ? kReadRecordWithBytes : kReadRecord);
     rows.bind(1, std::string_view(id));
-    while (rows.step()) publications.push_back(sql::publication_from_row(rows));
-
-    return assemble_stored_record(std::move(record), std::move(digests), std::move(publications));
+    sql::RecordRows record;
+    while (rows.step()) {
+      if (record.add(rows) == sql::kTopPart && bytes) {
+        const auto blob = rows.blob("bytes");
+        bytes->assign(blob.begin(), blob.end());
+      }
+    }
+    return record;
   }
 
   // Compares in SQL so a large blob is not copied out just to be compared.
@@ -160,10 +169,11 @@ class SqliteSegmentStore final : public SegmentStore {
     return query.step() && query.integer("equal") == 1;
   }
 
-  // Writes `record` over whatever is stored for its id. A new segment inserts
-  // its bytes; an existing one keeps its (proven identical) bytes in place.
+  // Writes `record` over `stored`, what is stored for its id. A new segment
+  // inserts its bytes; an existing one keeps its (proven identical) bytes in
+  // place.
   void write_record(const SegmentRecord& record, std::span<const std::uint8_t> bytes,
-                    bool exists) {
+                    const sql::StoredState& stored) {
     const auto bind_to = [](Statement& statement) {
       return [&statement](int index, const auto& value) {
         if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>) {
@@ -174,7 +184,7 @@ class SqliteSegmentStore final : public SegmentStore {
       };
     };
     const std::string_view id = record.segment_id;
-    if (exists) {
+    if (stored.record) {
       Statement update = connection_.prepare(
           "UPDATE sync_segments SET partition = ?, log_epoch = ?, tbl = ?, schema_version = ?, "
           "media_type = ?, scope_digest = ?, as_of_commit_seq = ?, row_count = ?, "
@@ -184,18 +194,19 @@ class SqliteSegmentStore final : public SegmentStore {
       update.bind(next, id);
       update.run();
     } else {
-      Statement insert = connection_.prepare(
-          std::string("INSERT INTO sync_segments(segment_id, ") + sql::kRecordColumns +
-          ", bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+      Statement insert = connection_.prepare(kInsertTop);
       insert.bind(1, id);
       const int next = sql::bind_record_columns(bind_to(insert), 2, sql::top_level_of(record));
       insert.bind_blob(next, bytes);
       insert.run();
     }
 
-    Statement clear_scopes =
-        connection_.prepare("DELETE FROM sync_segment_scopes WHERE segment_id = ?");
-    clear_scopes.bind(1, id).run();
+    if (stored.side_rows) {
+      connection_.prepare("DELETE FROM sync_segment_scopes WHERE segment_id = ?").bind(1, id).run();
+      connection_.prepare("DELETE FROM sync_segment_publications WHERE segment_id = ?")
+          .bind(1, id)
+          .run();
+    }
     Statement insert_scope = connection_.prepare(
         "INSERT OR IGNORE INTO sync_segment_scopes(segment_id, scope_digest) VALUES (?, ?)");
     for (const auto& digest : record.scope_digests) {
@@ -203,12 +214,7 @@ class SqliteSegmentStore final : public SegmentStore {
       insert_scope.bind(1, id).bind(2, std::string_view(digest)).run();
     }
 
-    Statement clear_publications =
-        connection_.prepare("DELETE FROM sync_segment_publications WHERE segment_id = ?");
-    clear_publications.bind(1, id).run();
-    Statement insert_publication = connection_.prepare(
-        std::string("INSERT INTO sync_segment_publications(segment_id, pub_key, ") +
-        sql::kRecordColumns + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    Statement insert_publication = connection_.prepare(kInsertPublication);
     for (const auto& publication : record.publications) {
       insert_publication.reset();
       insert_publication.bind(1, id).bind(2, std::string_view(publication_key(publication.metadata)));
@@ -225,8 +231,9 @@ class SqliteSegmentStore final : public SegmentStore {
 }  // namespace
 
 std::unique_ptr<SegmentStore> open_sqlite_segment_store(const std::string& path,
-                                                        SegmentStoreOptions options) {
-  return std::make_unique<SqliteSegmentStore>(path, std::move(options));
+                                                        SegmentStoreOptions options,
+                                                        SqliteSegmentStoreOptions sqlite_options) {
+  return std::make_unique<SqliteSegmentStore>(path, std::move(options), sqlite_options);
 }
 
 }  // namespace ssp

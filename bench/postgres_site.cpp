@@ -1,0 +1,150 @@
+// The PostgreSQL site and floor. The floor uses the same client library as
+// the store (libpqxx 6, text-format results), one prepared statement per
+// operation and no explicit transaction: each INSERT commits on its own.
+#include <unistd.h>
+
+#include <atomic>
+#include <pqxx/pqxx>
+#include <stdexcept>
+
+#include "bench_site.hpp"
+#include "ssp/postgres_segment_store.hpp"
+#include "ssp/segment_id.hpp"
+
+namespace ssp::bench {
+namespace {
+
+class PostgresFloor final : public FloorDatabase {
+ public:
+  PostgresFloor(const std::string& dsn, const std::string& schema) : connection_(dsn) {
+    pqxx::nontransaction(connection_).exec("SET search_path TO " + connection_.quote_name(schema));
+    connection_.prepare("floor_insert", "INSERT INTO segments(segment_id, bytes) VALUES ($1, $2)");
+    connection_.prepare("floor_select", "SELECT bytes FROM segments WHERE segment_id = $1");
+  }
+
+  std::string insert(std::span<const std::uint8_t> bytes) override {
+    const std::string id = sha256_segment_id(bytes);
+    const pqxx::binarystring blob(bytes.data(), bytes.size());
+    if (loading_) {
+      loading_->exec_prepared("floor_insert", id, blob);
+    } else {
+      pqxx::nontransaction(connection_).exec_prepared("floor_insert", id, blob);
+    }
+    return id;
+  }
+
+  Bytes select(const std::string& id) override {
+    const pqxx::result result = pqxx::nontransaction(connection_).exec_prepared("floor_select", id);
+    if (result.empty()) throw std::runtime_error("PostgreSQL floor: no row for " + id);
+    const pqxx::binarystring blob(result[0][0]);
+    return Bytes(blob.begin(), blob.end());
+  }
+
+  void in_one_transaction(const std::function<void()>& inserts) override {
+    pqxx::work transaction(connection_);
+    loading_ = &transaction;
+    try {
+      inserts();
+    } catch (...) {
+      loading_ = nullptr;
+      throw;
+    }
+    loading_ = nullptr;
+    transaction.commit();
+  }
+
+ private:
+  pqxx::connection connection_;
+  pqxx::work* loading_ = nullptr;
+};
+
+// `dsn` with one server setting for the session, in key=value or URI form.
+std::string with_session_setting(const std::string& dsn, const std::string& name,
+                                 const std::string& value) {
+  if (dsn.find("://") == std::string::npos) {
+    return dsn + " options='-c " + name + "=" + value + "'";
+  }
+  return dsn + (dsn.find('?') == std::string::npos ? "?" : "&") + "options=-c%20" + name +
+         "%3D" + value;
+}
+
+std::string fresh_schema_name(std::string_view role) {
+  static std::atomic<int> counter{0};
+  return "ssp_bench_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + "_" +
+         std::string(role);
+}
+
+class PostgresSite final : public BenchSite {
+ public:
+  explicit PostgresSite(const std::string& dsn)
+      : dsn_(dsn),
+        store_schema_(fresh_schema_name("store")),
+        floor_schema_(fresh_schema_name("floor")),
+        admin_(dsn) {
+    pqxx::work ddl(admin_);
+    ddl.exec("CREATE SCHEMA " + admin_.quote_name(floor_schema_));
+    ddl.exec("CREATE TABLE " + admin_.quote_name(floor_schema_) +
+             ".segments(segment_id TEXT PRIMARY KEY, bytes BYTEA NOT NULL)");
+    ddl.commit();
+    open_store();  // creates the store's schema and tables before any thread connects
+  }
+
+  ~PostgresSite() override {
+    try {
+      pqxx::work ddl(admin_);
+      ddl.exec("DROP SCHEMA IF EXISTS " + admin_.quote_name(store_schema_) + " CASCADE");
+      ddl.exec("DROP SCHEMA IF EXISTS " + admin_.quote_name(floor_schema_) + " CASCADE");
+      ddl.commit();
+    } catch (const std::exception&) {
+      // The throwaway cluster goes away anyway; a destructor must not throw.
+    }
+  }
+
+  std::shared_ptr<SegmentStore> open_store() override {
+    return open_postgres_segment_store(dsn_, store_schema_);
+  }
+
+  std::shared_ptr<SegmentStore> open_loading_store() override {
+    return open_postgres_segment_store(with_session_setting(dsn_, "synchronous_commit", "off"),
+                                       store_schema_);
+  }
+
+  std::unique_ptr<FloorDatabase> open_floor() override {
+    return std::make_unique<PostgresFloor>(dsn_, floor_schema_);
+  }
+
+  void settle() override {
+    try {
+      pqxx::nontransaction(admin_).exec("CHECKPOINT");
+    } catch (const pqxx::insufficient_privilege&) {
+      // Not a superuser: measured commits may then flush part of the load.
+    }
+  }
+
+ private:
+  std::string dsn_;
+  std::string store_schema_;
+  std::string floor_schema_;
+  pqxx::connection admin_;
+};
+
+}  // namespace
+
+std::unique_ptr<BenchSite> make_postgres_site(const BenchConfig& config) {
+  if (!config.pg_dsn) throw std::runtime_error(config.pg_skip_reason);
+  return std::make_unique<PostgresSite>(*config.pg_dsn);
+}
+
+std::vector<std::pair<std::string, std::string>> postgres_settings(const std::string& dsn) {
+  pqxx::connection connection(dsn);
+  pqxx::nontransaction query(connection);
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (const char* name : {"server_version", "fsync", "synchronous_commit", "wal_sync_method",
+                           "full_page_writes", "shared_buffers"}) {
+    settings.emplace_back(std::string("postgres_") + name,
+                          query.exec(std::string("SHOW ") + name)[0][0].c_str());
+  }
+  return settings;
+}
+
+}  // namespace ssp::bench

@@ -1,0 +1,112 @@
+#include "registration.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "benchmarks.hpp"
+
+namespace ssp::bench {
+namespace {
+
+using Body = std::function<void(benchmark::State&)>;
+
+enum class Clock { real, manual };
+
+// A failure inside a body (a StorageError, say) marks that benchmark as
+// errored in the output instead of ending the whole run.
+benchmark::internal::Benchmark* add(const std::string& name, Body body, Clock clock,
+                                    const BenchConfig& config) {
+  auto* registered = benchmark::RegisterBenchmark(name.c_str(), [body](benchmark::State& state) {
+    try {
+      body(state);
+    } catch (const std::exception& error) {
+      state.SkipWithError(error.what());
+    }
+  });
+  if (clock == Clock::manual) {
+    registered->UseManualTime();
+  } else {
+    registered->UseRealTime();
+  }
+  if (config.fixed_iterations) registered->Iterations(*config.fixed_iterations);
+  return registered;
+}
+
+void with_put_threads(benchmark::internal::Benchmark* registered, const BenchConfig& config) {
+  for (const int threads : config.put_threads) registered->Threads(threads);
+}
+
+using PutBody = void (*)(benchmark::State&, SharedSite&, BenchBackend, std::size_t,
+                         const BenchConfig&);
+
+void add_put(const std::string& name, PutBody body, Clock clock, BenchBackend backend,
+             std::size_t size, const BenchConfig& config) {
+  auto sites = std::make_shared<SharedSite>();
+  with_put_threads(add(
+                       name,
+                       [=, &config](benchmark::State& state) {
+                         body(state, *sites, backend, size, config);
+                       },
+                       clock, config),
+                   config);
+}
+
+void register_puts(BenchBackend backend, const BenchConfig& config) {
+  const std::string prefix(backend_name(backend));
+  for (const std::size_t size : config.payload_sizes) {
+    const std::string suffix = "/size:" + size_label(size);
+    add_put(prefix + "/put_new" + suffix, bench_put_new, Clock::real, backend, size, config);
+    if (backend == BenchBackend::memory) {
+      with_put_threads(
+          add("floor/sha256" + suffix,
+              [size, &config](benchmark::State& state) { bench_floor_sha256(state, size, config); },
+              Clock::real, config),
+          config);
+    } else {
+      add_put(prefix + "/floor_insert" + suffix, bench_floor_insert, Clock::real, backend, size,
+              config);
+    }
+    add_put(prefix + "/put_merge" + suffix, bench_put_merge, Clock::manual, backend, size, config);
+    add_put(prefix + "/put_repeat" + suffix, bench_put_repeat, Clock::real, backend, size, config);
+  }
+}
+
+void register_reads(BenchBackend backend, const BenchConfig& config) {
+  const std::string prefix(backend_name(backend));
+  for (const std::int64_t count : config.populations) {
+    const std::string population = "/population:" + std::to_string(count);
+    for (const std::size_t size : config.payload_sizes) {
+      const std::string suffix = "/size:" + size_label(size) + population;
+      add(prefix + "/get" + suffix,
+          [=, &config](benchmark::State& state) { bench_get(state, backend, size, count, config); },
+          Clock::real, config);
+      if (backend != BenchBackend::memory) {
+        add(prefix + "/floor_select" + suffix,
+            [=, &config](benchmark::State& state) {
+              bench_floor_select(state, backend, size, count, config);
+            },
+            Clock::real, config);
+      }
+    }
+    add(prefix + "/find" + population,
+        [=, &config](benchmark::State& state) { bench_find(state, backend, count, config); },
+        Clock::real, config);
+    add(prefix + "/stats" + population,
+        [=, &config](benchmark::State& state) { bench_stats(state, backend, count, config); },
+        Clock::real, config);
+  }
+}
+
+}  // namespace
+
+void register_benchmarks(const BenchConfig& config) {
+  std::vector<BenchBackend> backends = {BenchBackend::memory, BenchBackend::sqlite};
+  if (config.pg_dsn) backends.push_back(BenchBackend::postgres);
+  for (const BenchBackend backend : backends) {
+    register_puts(backend, config);
+    register_reads(backend, config);
+  }
+}
+
+}  // namespace ssp::bench

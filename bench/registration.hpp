@@ -1,0 +1,18 @@
+// The benchmark matrix of one run, registered with Google Benchmark.
+#pragma once
+
+#include "bench_config.hpp"
+
+namespace ssp::bench {
+
+// Registers, per backend (PostgreSQL only with a DSN), in running order:
+//  - puts: "<backend>/put_new|put_merge|put_repeat/size:<S>/…/threads:<T>",
+//    each put_new next to its floor ("<backend>/floor_insert/…" for SQL
+//    backends, "floor/sha256/…" for memory);
+//  - per population P: "<backend>/get/size:<S>/population:<P>" next to
+//    "<backend>/floor_select/…" (SQL backends), then find and stats.
+// With config.fixed_iterations every benchmark runs exactly that many.
+// `config` must outlive the benchmark run.
+void register_benchmarks(const BenchConfig& config);
+
+}  // namespace ssp::bench
