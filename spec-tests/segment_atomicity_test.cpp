@@ -4,6 +4,7 @@
 // concurrency half (IMPL-R46) lives in property-tests/.
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
+#include "ssp/segment_id.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -18,7 +19,14 @@ class SegmentAtomicity : public SegmentStoreTest {
                  " rows");
     const std::string before = database().dump_segment_tables();
     database().inject_insert_failure(table, after_rows);
-    EXPECT_THROW(store().put(metadata, bytes, kNow + 100), StorageError);
+    try {
+      store().put(metadata, bytes, kNow + 100);
+      ADD_FAILURE() << "the injected failure did not fail the put";
+    } catch (const StorageError& error) {
+      // The error names the segment the put was writing.
+      EXPECT_NE(std::string(error.what()).find(sha256_segment_id(bytes)), std::string::npos)
+          << error.what();
+    }
     EXPECT_EQ(database().dump_segment_tables(), before);
     database().clear_injected_failures();
     EXPECT_NO_THROW(store().put(metadata, bytes, kNow + 100));

@@ -1,6 +1,7 @@
 #include <pqxx/pqxx>
 
 #include "../sql/segment_inspection.hpp"
+#include "pqxx_guard.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/segment_inspector.hpp"
 
@@ -54,17 +55,10 @@ class PostgresSegmentInspector final : public sql::IdQueryInspector {
     });
   }
 
-  // Runs `work`, turning libpqxx failures (connection, missing tables) into
-  // StorageError.
+  // Failures (connection, missing tables) become StorageError naming the inspector.
   template <typename Work>
   static auto guarded(Work&& work) -> decltype(work()) {
-    try {
-      return work();
-    } catch (const pqxx::failure& error) {
-      throw StorageError(std::string(kInspectorName) + ": " + error.what());
-    } catch (const pqxx::usage_error& error) {
-      throw StorageError(std::string(kInspectorName) + ": " + error.what());
-    }
+    return postgres::guard_pqxx(kInspectorName, std::forward<Work>(work));
   }
 
   std::unique_ptr<pqxx::connection> connection_;

@@ -7,6 +7,7 @@
 
 #include "../sql/record_query.hpp"
 #include "../sql/segment_columns.hpp"
+#include "pqxx_guard.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/publication_key.hpp"
 #include "ssp/publication_selection.hpp"
@@ -158,19 +159,11 @@ pqxx::binarystring as_bytea(std::span<const std::uint8_t> bytes) {
   return pqxx::binarystring(bytes.data(), bytes.size());
 }
 
-// Runs `work`, turning libpqxx failures into StorageError; the transaction
-// objects inside roll back on the way out.
-template <typename Work>
-auto guarded(Work&& work) -> decltype(work()) {
-  try {
-    return work();
-  } catch (const SspError&) {
-    throw;
-  } catch (const pqxx::failure& error) {
-    throw StorageError(std::string(kStoreName) + ": " + error.what());
-  } catch (const pqxx::usage_error& error) {
-    throw StorageError(std::string(kStoreName) + ": " + error.what());
-  }
+// Failures name the store, the operation and, where there is one, the segment.
+std::string operation(std::string_view name, std::string_view segment_id = {}) {
+  std::string what = std::string(kStoreName) + ": " + std::string(name);
+  if (!segment_id.empty()) what += " " + std::string(segment_id);
+  return what;
 }
 
 class PostgresSegmentStore final : public SegmentStore {
@@ -178,7 +171,7 @@ class PostgresSegmentStore final : public SegmentStore {
   PostgresSegmentStore(const std::string& dsn, const std::string& schema,
                        SegmentStoreOptions options)
       : options_(validated(std::move(options))), connection_(connect(dsn)) {
-    guarded([&] {
+    postgres::guard_pqxx(operation("open schema", schema), [&] {
       const std::string quoted = connection_->quote_name(schema);
       if (options_.read_only) {
         pqxx::nontransaction(*connection_).exec("SET default_transaction_read_only = on");
@@ -205,7 +198,7 @@ class PostgresSegmentStore final : public SegmentStore {
     if (options_.read_only) throw ReadOnlyStore(std::string(kStoreName) + ": opened read-only");
     const std::string id = options_.hasher(bytes);
     std::lock_guard lock(mutex_);
-    return guarded([&] {
+    return postgres::guard_pqxx(operation("put", id), [&] {
       hook(PutHookPoint::before_begin);
       pqxx::transaction<pqxx::read_committed> txn(*connection_);
       txn.exec_prepared("lock_segment", kLockClass, id);
@@ -227,7 +220,7 @@ class PostgresSegmentStore final : public SegmentStore {
   std::optional<StoredSegment> get(const std::string& segment_id) override {
     if (!is_well_formed_segment_id(segment_id)) return std::nullopt;
     std::lock_guard lock(mutex_);
-    return guarded([&]() -> std::optional<StoredSegment> {
+    return postgres::guard_pqxx(operation("get", segment_id), [&]() -> std::optional<StoredSegment> {
       // One statement, so one snapshot for the three tables and the bytes
       // (D11), in one round trip.
       pqxx::nontransaction txn(*connection_);
@@ -247,7 +240,7 @@ class PostgresSegmentStore final : public SegmentStore {
 
   std::optional<SegmentRecord> find(const SegmentFindKey& key, std::int64_t now_ms) override {
     std::lock_guard lock(mutex_);
-    return guarded([&] {
+    return postgres::guard_pqxx(operation("find"), [&] {
       pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(*connection_);
       std::vector<SegmentRecord> candidates;
       for (const auto& row :
@@ -263,7 +256,7 @@ class PostgresSegmentStore final : public SegmentStore {
 
   SegmentStoreStats stats() override {
     std::lock_guard lock(mutex_);
-    return guarded([&] {
+    return postgres::guard_pqxx(operation("stats"), [&] {
       pqxx::nontransaction txn(*connection_);
       const pqxx::row row = txn.exec_prepared("stats")[0];
       SegmentStoreStats stats;

@@ -6,6 +6,7 @@
 #include <pqxx/pqxx>
 
 #include "../core/storage_server_base.hpp"
+#include "pqxx_guard.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/storage/physical_names.hpp"
 #include "ssp/storage/postgres_server_storage.hpp"
@@ -24,15 +25,7 @@ constexpr int kMigrationLockClass = 0x5353504d;
 
 template <typename Work>
 auto guarded(Work&& work) -> decltype(work()) {
-  try {
-    return work();
-  } catch (const SspError&) {
-    throw;
-  } catch (const pqxx::failure& error) {
-    throw StorageError(std::string(kStorageName) + ": " + error.what());
-  } catch (const pqxx::usage_error& error) {
-    throw StorageError(std::string(kStorageName) + ": " + error.what());
-  }
+  return postgres::guard_pqxx(kStorageName, std::forward<Work>(work));
 }
 
 // Text parameters in order; nothing is SQL NULL.

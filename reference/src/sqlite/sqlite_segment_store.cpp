@@ -77,18 +77,22 @@ class SqliteSegmentStore final : public SegmentStore {
     const std::string id = options_.hasher(bytes);
     std::lock_guard lock(mutex_);
     hook(PutHookPoint::before_begin);
-    Transaction transaction(connection_, Transaction::Kind::write);
-    const sql::StoredState stored = read_rows(id).state();
-    const std::optional<SegmentRecord>& existing = stored.record;
-    const bool bytes_equal = existing && stored_bytes_equal(id, bytes);
-    hook(PutHookPoint::after_read);
-    SegmentRecord record = decide_put(existing, bytes_equal, kStoreName, metadata, id,
-                                      static_cast<std::int64_t>(bytes.size()), now_ms,
-                                      options_.ttl_ms);
-    write_record(record, existing ? std::span<const std::uint8_t>() : bytes, stored);
-    hook(PutHookPoint::before_commit);
-    transaction.commit();
-    return record;
+    try {
+      Transaction transaction(connection_, Transaction::Kind::write);
+      const sql::StoredState stored = read_rows(id).state();
+      const std::optional<SegmentRecord>& existing = stored.record;
+      const bool bytes_equal = existing && stored_bytes_equal(id, bytes);
+      hook(PutHookPoint::after_read);
+      SegmentRecord record = decide_put(existing, bytes_equal, kStoreName, metadata, id,
+                                        static_cast<std::int64_t>(bytes.size()), now_ms,
+                                        options_.ttl_ms);
+      write_record(record, existing ? std::span<const std::uint8_t>() : bytes, stored);
+      hook(PutHookPoint::before_commit);
+      transaction.commit();
+      return record;
+    } catch (const StorageError& error) {  // the transaction has rolled back
+      throw StorageError(std::string(kStoreName) + ": put " + id + ": " + error.what());
+    }
   }
 
   std::optional<StoredSegment> get(const std::string& segment_id) override {
