@@ -89,10 +89,17 @@ void register_reads(BenchBackend backend, const BenchConfig& config) {
             Clock::real, config);
       }
     }
-    add(prefix + "/find" + population,
+  }
+  // find and stats at every population back to back (the populations are
+  // built by then), so that the comparison across populations is not a
+  // comparison across minutes of a noisy machine.
+  for (const std::int64_t count : config.populations) {
+    add(prefix + "/find/population:" + std::to_string(count),
         [=, &config](benchmark::State& state) { bench_find(state, backend, count, config); },
         Clock::real, config);
-    add(prefix + "/stats" + population,
+  }
+  for (const std::int64_t count : config.populations) {
+    add(prefix + "/stats/population:" + std::to_string(count),
         [=, &config](benchmark::State& state) { bench_stats(state, backend, count, config); },
         Clock::real, config);
   }

@@ -10,7 +10,8 @@ namespace ssp::bench {
 //    each put_new next to its floor ("<backend>/floor_insert/…" for SQL
 //    backends, "floor/sha256/…" for memory);
 //  - per population P: "<backend>/get/size:<S>/population:<P>" next to
-//    "<backend>/floor_select/…" (SQL backends), then find and stats.
+//    "<backend>/floor_select/…" (SQL backends);
+//  - then "<backend>/find/population:<P>" for every P, then stats likewise.
 // With config.fixed_iterations every benchmark runs exactly that many.
 // `config` must outlive the benchmark run.
 void register_benchmarks(const BenchConfig& config);
