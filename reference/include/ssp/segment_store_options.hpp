@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <string_view>
 
 #include "ssp/segment_id.hpp"
 #include "ssp/segment_validation.hpp"
@@ -17,7 +16,6 @@ enum class PutHookPoint {
   after_read,    // the write lock is held and the existing record was read
   before_commit, // every row is written, the transaction is still open
 };
-std::string_view put_hook_point_name(PutHookPoint point);
 
 struct SegmentStoreOptions {
   // Lifetime given to a publication at put time; must be positive (validate_ttl).

@@ -2,15 +2,6 @@
 
 namespace ssp {
 
-std::string_view put_hook_point_name(PutHookPoint point) {
-  switch (point) {
-    case PutHookPoint::before_begin: return "before_begin";
-    case PutHookPoint::after_read: return "after_read";
-    case PutHookPoint::before_commit: return "before_commit";
-  }
-  return "unknown";
-}
-
 SegmentStoreOptions validated(SegmentStoreOptions options) {
   validate_ttl(options.ttl_ms);
   return options;
