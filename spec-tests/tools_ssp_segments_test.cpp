@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/fixture_files.hpp"
+#include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/segment_json.hpp"
@@ -50,6 +51,8 @@ struct ToolRun {
   std::string out;
   std::string err;
 
+  // Kept non-const by callers that index it: operator[] on a const Json with
+  // a missing key is undefined behaviour (an assertion), not a failure.
   Json json() const {
     try {
       return Json::parse(out);
@@ -205,8 +208,8 @@ TEST_P(SspSegmentsTool, ADM_TOOL_2_GetPrintsTheRecordEveryPublicationAndHexBytes
 
   const ToolRun got = run({"get", id});
   EXPECT_EQ(got.exit_code, 0) << got.err;
-  const Json json = got.json();
-  Json expected = record_to_json(store().get(id)->record);
+  Json json = got.json();
+  Json expected = record_to_json(require_found(store().get(id), "get(id)").record);
   expected["bytes"] = hex(bytes);
   EXPECT_EQ(json, expected);
 
@@ -254,8 +257,9 @@ TEST_P(SspSegmentsTool, ADM_TOOL_4_FindPrintsTheNarrowedLivePublicationOrFoundFa
   const std::string now = std::to_string(kNow + 2 * kHour);
   const ToolRun found = run({"find", key_json(b).dump(), "--now", now});
   EXPECT_EQ(found.exit_code, 0) << found.err;
-  const Json json = found.json();
-  EXPECT_EQ(json, record_to_json(*store().find(find_key_of(b), kNow + 2 * kHour)));
+  Json json = found.json();
+  EXPECT_EQ(json, record_to_json(
+                      require_found(store().find(find_key_of(b), kNow + 2 * kHour), "find(b)")));
   EXPECT_EQ(json["segmentId"], id);
   EXPECT_EQ(json["scopeDigests"], Json::array({"digest-b"}));
   EXPECT_EQ(json["createdAtMs"], kNow + kHour);  // the publication's own times
@@ -350,7 +354,7 @@ TEST_P(SspSegmentsTool, ADM_TOOL_7_VerifyReportsStoredBytesThatDoNotHashToTheirI
   corrupt_stored_bytes(ids[1]);
   const ToolRun verify = run({"verify"});
   EXPECT_EQ(verify.exit_code, 1) << verify.err;
-  const Json json = verify.json();
+  Json json = verify.json();
   EXPECT_EQ(json["corrupt"], true);
   EXPECT_EQ(json["segmentsChecked"], 4);
   EXPECT_EQ(json["mismatchedIds"], Json::array({std::min(ids[1], ids[3]), std::max(ids[1], ids[3])}));
@@ -369,7 +373,7 @@ TEST_P(SspSegmentsTool, ADM_TOOL_8_VerifyReportsSideTableRowsWithoutASegment) {
                   kAbsentId + "', 'digest-z')");
   const ToolRun verify = run({"verify"});
   EXPECT_EQ(verify.exit_code, 1) << verify.err;
-  const Json json = verify.json();
+  Json json = verify.json();
   EXPECT_EQ(json["corrupt"], true);
   EXPECT_EQ(json["segmentsChecked"], 1);
   EXPECT_EQ(json["mismatchedIds"], Json::array());
@@ -423,7 +427,7 @@ class SspSegmentsToolLegacy : public SspSegmentsTool {
                                            const SegmentFindKey& key) {
     SegmentStore& upgraded = store();
     EXPECT_EQ(runs.at("stats").json(), stats_to_json(upgraded.stats()));
-    Json record = record_to_json(upgraded.get(kLegacyId)->record);
+    Json record = record_to_json(require_found(upgraded.get(kLegacyId), "get(kLegacyId)").record);
     record["bytes"] = "010203";
     EXPECT_EQ(runs.at("get").json(), record);
     const auto found = upgraded.find(key, kLegacyCreated + 1);

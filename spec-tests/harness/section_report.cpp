@@ -27,7 +27,7 @@ void SectionReport::OnTestEnd(const ::testing::TestInfo& info) {
 
 void SectionReport::OnTestProgramEnd(const ::testing::UnitTest&) {
   Tally total;
-  std::printf("\nSSP2 conformance by section\n");
+  std::printf("\nSSP2 conformance by section (candidate: %s)\n", candidate_.c_str());
   std::printf("  %-14s %7s %7s %8s\n", "section", "passed", "failed", "skipped");
   for (const auto& [section, tally] : by_section_) {
     std::printf("  %-14s %7d %7d %8d%s\n", section.c_str(), tally.passed, tally.failed,
