@@ -1,26 +1,20 @@
 // The ssp-segments operator tool (docs/ssp-segments.md): the built binary run
 // as a separate process over real SQLite files and PostgreSQL schemas. Every
 // run checks that the database is unchanged (the tool opens stores read-only).
-#include <fcntl.h>
 #include <gmock/gmock.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "harness/child_process.hpp"
 #include "harness/fixture_files.hpp"
 #include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/segment_json.hpp"
-
-extern char** environ;
 
 namespace ssp::harness {
 namespace {
@@ -68,46 +62,17 @@ std::string read_file(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// Runs the built ssp-segments with `args` (no shell), stdout and stderr
-// captured through files so neither pipe can block the other.
+// Runs the built ssp-segments with `args` (no shell).
 ToolRun run_tool(const std::vector<std::string>& args) {
-  static std::atomic<int> counter = 0;
-  const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() /
-      ("ssp-segments-run-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-  std::filesystem::create_directories(directory);
-  const std::string out_path = (directory / "stdout").string();
-  const std::string err_path = (directory / "stderr").string();
-
-  std::vector<std::string> argv_strings{SSP_SEGMENTS_TOOL};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& arg : argv_strings) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-
+  const ChildRun child = run_child(SSP_SEGMENTS_TOOL, args);
   ToolRun run;
-  int status = 0;
-  if (spawned != 0) {
-    ADD_FAILURE() << "cannot start " << argv[0] << ": error " << spawned;
-  } else if (waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
-    run.exit_code = WEXITSTATUS(status);
+  if (child.exited) {
+    run.exit_code = child.exit_code;
   } else {
-    ADD_FAILURE() << "ssp-segments did not exit normally (status " << status << ")";
+    ADD_FAILURE() << "ssp-segments did not exit normally (signal " << child.signal << ")";
   }
-  run.out = read_file(out_path);
-  run.err = read_file(err_path);
-  std::error_code ignored;
-  std::filesystem::remove_all(directory, ignored);
+  run.out = child.out;
+  run.err = child.err;
   return run;
 }
 

@@ -30,8 +30,8 @@ Candidate& select_candidate() {
   if (value.empty() || value == "reference") return reference_candidate();
   if (value.starts_with(kWrongPrefix)) {
     static std::unique_ptr<Candidate> wrong;
-    wrong = make_wrong_candidate(value.substr(std::string(kWrongPrefix).size()),
-                                 reference_candidate());
+    wrong =
+        make_wrong_candidate(value.substr(std::string(kWrongPrefix).size()), reference_candidate());
     if (wrong) return *wrong;
   }
   refuse_selection(value);

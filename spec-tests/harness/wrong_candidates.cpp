@@ -62,7 +62,8 @@ class WrongSegmentStore final : public SegmentStore {
     switch (breakage_) {
       case Breakage::finds_nothing: return std::nullopt;
       case Breakage::throws: throw_from("get");
-      case Breakage::refuses_nothing: return answer(breakage_, [&] { return inner_->get(segment_id); });
+      case Breakage::refuses_nothing:
+        return answer(breakage_, [&] { return inner_->get(segment_id); });
       case Breakage::wrong_bytes: break;
     }
     std::optional<StoredSegment> stored = inner_->get(segment_id);
@@ -171,7 +172,8 @@ std::vector<std::string> wrong_candidate_names() {
 
 std::unique_ptr<Candidate> make_wrong_candidate(std::string_view name, Candidate& base) {
   for (const auto& entry : kWrongCandidates) {
-    if (name == entry.name) return std::make_unique<WrongCandidate>(entry.name, entry.breakage, base);
+    if (name == entry.name)
+      return std::make_unique<WrongCandidate>(entry.name, entry.breakage, base);
   }
   return nullptr;
 }
