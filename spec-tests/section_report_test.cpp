@@ -1,7 +1,11 @@
-// The per-section report's text (harness/section_table.hpp): columns line up
-// whatever bytes a section name takes (REPORT-1), and every skipped test is
-// listed with its reason (REPORT-2). Expected texts are written out by hand.
-#include <gtest/gtest.h>
+// The per-section report (harness/section_report.hpp, its text in
+// harness/section_table.hpp): columns line up whatever bytes a section name
+// takes (REPORT-1), every skipped test is listed with its reason (REPORT-2),
+// and a real run prints both (REPORT-3). Expected texts are written out by hand.
+#include <gmock/gmock.h>
+
+#include <cstdio>
+#include <filesystem>
 
 #include "harness/section_table.hpp"
 #include "harness/spec.hpp"
@@ -52,6 +56,34 @@ TEST(SectionTable, REPORT_2_EverySkippedTestIsListedWithItsReason) {
             "skipped:\n"
             "  Suite.A_1_X/memory: memory backend has no SQL tables: needs SQL\n"
             "  Suite.A_2_Y/postgres: SSP_PG_DSN is not set run under scripts/with-postgres\n");
+}
+
+TEST(SectionTable, REPORT_3_ARunEndsWithTheTableAndItsSkippedTests) {
+  record_spec("Catalog", "REPORT-3");
+  // This executable again, on one test that skips on memory and one that passes.
+  const std::string command =
+      "'" + std::filesystem::read_symlink("/proc/self/exe").string() +
+      "' --gtest_brief=1 --gtest_filter='SspSegmentsTool.ADM_TOOL_1_*/memory:"
+      "SectionTable.REPORT_1_*' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buffer[4096];
+  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  EXPECT_EQ(pclose(pipe), 0) << out;
+  EXPECT_THAT(out, ::testing::HasSubstr("\nSSP2 conformance by section\n"
+                                        "  section  passed  failed  skipped\n"
+                                        "  Catalog       1       0        0\n"
+                                        "  \u00a75.1          0       0        1\n"
+                                        "\n"
+                                        "1 passed, 0 failed, 1 skipped\n"
+                                        "\n"
+                                        "skipped:\n"
+                                        "  SspSegmentsTool.ADM_TOOL_1_StatsPrintsTheStoreCounters"
+                                        "WithUpstreamNames/memory: memory backend has no SQL "
+                                        "tables: ssp-segments opens SQLite files and PostgreSQL "
+                                        "schemas\n"))
+      << out;
 }
 
 }  // namespace
