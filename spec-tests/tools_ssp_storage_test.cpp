@@ -35,7 +35,8 @@ std::string shell_quoted(const std::string& arg) {
   return out + "'";
 }
 
-ToolRun run_tool(const std::vector<std::string>& args) {
+// The exit code and stdout of the tool run with `args`.
+std::pair<int, std::string> run_tool_text(const std::vector<std::string>& args) {
   std::string command = shell_quoted(SSP_STORAGE_TOOL);
   for (const auto& arg : args) command += " " + shell_quoted(arg);
   command += " 2>/dev/null";
@@ -45,8 +46,13 @@ ToolRun run_tool(const std::vector<std::string>& args) {
   char buffer[4096];
   while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) text.append(buffer, n);
   const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+ToolRun run_tool(const std::vector<std::string>& args) {
+  const auto [exit_code, text] = run_tool_text(args);
   ToolRun run;
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.exit_code = exit_code;
   run.output = Json::parse(text);
   return run;
 }
@@ -218,6 +224,73 @@ TEST_P(StorageTool, TOOL_3_UsageSchemaAndIoErrorsExitTwoNamingTheProblem) {
     EXPECT_EQ(unreachable.exit_code, 2);
     EXPECT_EQ(unreachable.output["error"], "io");
   }
+}
+
+TEST_P(StorageTool, TOOL_4_HelpPrintsTheUsageAndExitsZero) {
+  record_spec("§2.4", "TOOL-4");
+  for (const char* flag : {"--help", "-h"}) {
+    const auto [exit_code, text] = run_tool_text({flag});
+    EXPECT_EQ(exit_code, 0) << flag;
+    EXPECT_THAT(text, ::testing::StartsWith("usage: ssp-storage check   --schema FILE")) << flag;
+    EXPECT_THAT(text, HasSubstr("exit: 0 servable, 1 refused, 2 usage or I/O error")) << flag;
+  }
+}
+
+// The message of a failed run: one line naming `named`, without internal SQL
+// or a trailing newline.
+void expect_one_line_message(const ToolRun& run, const std::string& kind,
+                             const std::string& named) {
+  EXPECT_EQ(run.exit_code, 2) << run.output.dump();
+  EXPECT_EQ(run.output.value("error", "(no error)"), kind) << run.output.dump();
+  const std::string message = run.output.value("message", "(no message)");
+  EXPECT_THAT(message, HasSubstr(named));
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  EXPECT_FALSE(message.ends_with(" ") || message.ends_with("\t")) << message;
+  for (const char* sql : {"SELECT", "BEGIN", "CREATE", "LINE 1", " in: "}) {
+    EXPECT_THAT(message, ::testing::Not(HasSubstr(sql))) << "internal SQL shown";
+  }
+}
+
+TEST_P(StorageTool, TOOL_5_ErrorsNameTheProblemInOneLineWithoutSql) {
+  record_spec("§2.4", "TOOL-5");
+  const std::string v3 = kFixtures + "/example_v3.schema.json";
+  // A misspelled last option is unknown, not an option missing its value.
+  expect_one_line_message(run_tool({"check", "--schema", v3, "--bogus"}), "usage",
+                          "unknown option --bogus");
+  expect_one_line_message(run_tool({"check", "--schema", v3, "--sqlite"}), "usage",
+                          "--sqlite needs a value");
+  const std::string directory = directory_.string();
+  expect_one_line_message(run_tool({"check", "--schema", v3, "--sqlite", directory}), "io",
+                          directory + " is a directory, not a SQLite database file");
+  expect_one_line_message(run_tool({"check", "--schema", directory, "--sqlite", directory}), "io",
+                          "schema file " + directory + " is a directory");
+  // SQLite fails on its first statement, a BEGIN, for a file that is not a database.
+  const std::string text = (directory_ / "notes.txt").string();
+  std::ofstream(text) << "id,title\n1,groceries\n";
+  expect_one_line_message(run_tool({"check", "--schema", v3, "--sqlite", text}), "io",
+                          "file is not a database");
+  if (backend() == Backend::postgres) {
+    // libpq's message has a second, indented line and a trailing newline.
+    expect_one_line_message(
+        run_tool({"check", "--schema", v3, "--pg", "host=127.0.0.1 port=1 connect_timeout=2"}),
+        "io", "connection to server at \"127.0.0.1\", port 1 failed");
+  }
+}
+
+TEST_P(StorageTool, TOOL_6_ASchemaFileWithAByteOrderMarkIsRefused) {
+  record_spec("§2.4", "TOOL-6");
+  const std::string schema = read_text_file(kFixtures + "/example_v3.schema.json");
+  const std::string marked = (directory_ / "marked.json").string();
+  std::ofstream(marked) << "\xEF\xBB\xBF" << schema;
+  const ToolRun refused = tool("check", marked);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output.dump();
+  EXPECT_EQ(refused.output.value("error", "(no error)"), "schema");
+  EXPECT_THAT(refused.output.value("message", "(no message)"),
+              HasSubstr("not valid JSON: a byte-order mark (U+FEFF) precedes the value"));
+  // The same text without the mark is the fixture schema, served.
+  const std::string plain = (directory_ / "plain.json").string();
+  std::ofstream(plain) << schema;
+  EXPECT_EQ(tool("check", plain).exit_code, 0);
 }
 
 }  // namespace

@@ -80,7 +80,7 @@ SuiteRun run_conformance(const std::string& candidate, const std::string& filter
 }
 
 std::optional<ReportTotals> report_totals(const std::string& out) {
-  const std::regex closing("\\n(\\d+) passed, (\\d+) failed, (\\d+) skipped\\s*$");
+  const std::regex closing("\\n(\\d+) passed, (\\d+) failed, (\\d+) skipped\\n");
   std::smatch match;
   if (!std::regex_search(out, match, closing)) return std::nullopt;
   return ReportTotals{std::stoi(match[1]), std::stoi(match[2]), std::stoi(match[3])};
@@ -105,8 +105,8 @@ void expect_reported_failures(const std::string& candidate, const SuiteRun& run)
                                                             ? run.child.out.size() - 4000
                                                             : 0);
   EXPECT_EQ(run.child.exit_code, 1) << run.child.err;
-  EXPECT_THAT(run.child.out,
-              HasSubstr("SSP2 conformance by section (candidate: " + candidate + ")"));
+  EXPECT_THAT(run.child.out, HasSubstr("\ncandidate under test: " + candidate + "\n"));
+  EXPECT_THAT(run.child.out, HasSubstr("\nSSP2 conformance by section\n"));
   EXPECT_THAT(run.child.out, HasSubstr("  FAILED\n")) << "no section counted a failure";
   const auto report = report_totals(run.child.out);
   ASSERT_TRUE(report) << "no closing totals line:\n" << run.child.out;
@@ -185,7 +185,7 @@ TEST(WrongCandidateRuns, HARNESS_7_TheReferencePassesEverySlice) {
     const SuiteRun run = run_conformance("reference", slice);
     ASSERT_TRUE(run.child.exited) << "ended by signal " << run.child.signal;
     EXPECT_EQ(run.child.exit_code, 0) << run.child.out;
-    EXPECT_THAT(run.child.out, HasSubstr("SSP2 conformance by section (candidate: reference)"));
+    EXPECT_THAT(run.child.out, HasSubstr("\ncandidate under test: reference\n"));
     const auto report = report_totals(run.child.out);
     ASSERT_TRUE(report);
     EXPECT_EQ(report->failed, 0);
