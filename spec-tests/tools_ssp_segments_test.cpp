@@ -1,25 +1,20 @@
 // The ssp-segments operator tool (docs/ssp-segments.md): the built binary run
 // as a separate process over real SQLite files and PostgreSQL schemas. Every
 // run checks that the database is unchanged (the tool opens stores read-only).
-#include <fcntl.h>
 #include <gmock/gmock.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "harness/child_process.hpp"
 #include "harness/fixture_files.hpp"
+#include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/segment_json.hpp"
-
-extern char** environ;
 
 namespace ssp::harness {
 namespace {
@@ -50,6 +45,8 @@ struct ToolRun {
   std::string out;
   std::string err;
 
+  // Kept non-const by callers that index it: operator[] on a const Json with
+  // a missing key is undefined behaviour (an assertion), not a failure.
   Json json() const {
     try {
       return Json::parse(out);
@@ -65,46 +62,17 @@ std::string read_file(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// Runs the built ssp-segments with `args` (no shell), stdout and stderr
-// captured through files so neither pipe can block the other.
+// Runs the built ssp-segments with `args` (no shell).
 ToolRun run_tool(const std::vector<std::string>& args) {
-  static std::atomic<int> counter = 0;
-  const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() /
-      ("ssp-segments-run-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-  std::filesystem::create_directories(directory);
-  const std::string out_path = (directory / "stdout").string();
-  const std::string err_path = (directory / "stderr").string();
-
-  std::vector<std::string> argv_strings{SSP_SEGMENTS_TOOL};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& arg : argv_strings) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-
+  const ChildRun child = run_child(SSP_SEGMENTS_TOOL, args);
   ToolRun run;
-  int status = 0;
-  if (spawned != 0) {
-    ADD_FAILURE() << "cannot start " << argv[0] << ": error " << spawned;
-  } else if (waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
-    run.exit_code = WEXITSTATUS(status);
+  if (child.exited) {
+    run.exit_code = child.exit_code;
   } else {
-    ADD_FAILURE() << "ssp-segments did not exit normally (status " << status << ")";
+    ADD_FAILURE() << "ssp-segments did not exit normally (signal " << child.signal << ")";
   }
-  run.out = read_file(out_path);
-  run.err = read_file(err_path);
-  std::error_code ignored;
-  std::filesystem::remove_all(directory, ignored);
+  run.out = child.out;
+  run.err = child.err;
   return run;
 }
 
@@ -223,8 +191,8 @@ TEST_P(SspSegmentsTool, ADM_TOOL_2_GetPrintsTheRecordEveryPublicationAndHexBytes
 
   const ToolRun got = run({"get", id});
   EXPECT_EQ(got.exit_code, 0) << got.err;
-  const Json json = got.json();
-  Json expected = record_to_json(store().get(id)->record);
+  Json json = got.json();
+  Json expected = record_to_json(require_found(store().get(id), "get(id)").record);
   expected["bytes"] = hex(bytes);
   EXPECT_EQ(json, expected);
 
@@ -272,8 +240,9 @@ TEST_P(SspSegmentsTool, ADM_TOOL_4_FindPrintsTheNarrowedLivePublicationOrFoundFa
   const std::string now = std::to_string(kNow + 2 * kHour);
   const ToolRun found = run({"find", key_json(b).dump(), "--now", now});
   EXPECT_EQ(found.exit_code, 0) << found.err;
-  const Json json = found.json();
-  EXPECT_EQ(json, record_to_json(*store().find(find_key_of(b), kNow + 2 * kHour)));
+  Json json = found.json();
+  EXPECT_EQ(json, record_to_json(
+                      require_found(store().find(find_key_of(b), kNow + 2 * kHour), "find(b)")));
   EXPECT_EQ(json["segmentId"], id);
   EXPECT_EQ(json["scopeDigests"], Json::array({"digest-b"}));
   EXPECT_EQ(json["createdAtMs"], kNow + kHour);  // the publication's own times
@@ -368,7 +337,7 @@ TEST_P(SspSegmentsTool, ADM_TOOL_7_VerifyReportsStoredBytesThatDoNotHashToTheirI
   corrupt_stored_bytes(ids[1]);
   const ToolRun verify = run({"verify"});
   EXPECT_EQ(verify.exit_code, 1) << verify.err;
-  const Json json = verify.json();
+  Json json = verify.json();
   EXPECT_EQ(json["corrupt"], true);
   EXPECT_EQ(json["segmentsChecked"], 4);
   EXPECT_EQ(json["mismatchedIds"], Json::array({std::min(ids[1], ids[3]), std::max(ids[1], ids[3])}));
@@ -387,7 +356,7 @@ TEST_P(SspSegmentsTool, ADM_TOOL_8_VerifyReportsSideTableRowsWithoutASegment) {
                   kAbsentId + "', 'digest-z')");
   const ToolRun verify = run({"verify"});
   EXPECT_EQ(verify.exit_code, 1) << verify.err;
-  const Json json = verify.json();
+  Json json = verify.json();
   EXPECT_EQ(json["corrupt"], true);
   EXPECT_EQ(json["segmentsChecked"], 1);
   EXPECT_EQ(json["mismatchedIds"], Json::array());
@@ -437,7 +406,7 @@ class SspSegmentsToolLegacy : public SspSegmentsTool {
                                            const SegmentFindKey& key) {
     SegmentStore& upgraded = store();
     EXPECT_EQ(runs.at("stats").json(), stats_to_json(upgraded.stats()));
-    Json record = record_to_json(upgraded.get(kLegacyId)->record);
+    Json record = record_to_json(require_found(upgraded.get(kLegacyId), "get(kLegacyId)").record);
     record["bytes"] = "010203";
     EXPECT_EQ(runs.at("get").json(), record);
     const auto found = upgraded.find(key, kLegacyCreated + 1);

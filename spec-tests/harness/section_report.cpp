@@ -32,6 +32,7 @@ void SectionReport::OnTestEnd(const ::testing::TestInfo& info) {
 }
 
 void SectionReport::OnTestProgramEnd(const ::testing::UnitTest&) {
+  std::printf("\ncandidate under test: %s\n", candidate_.c_str());
   std::fputs(format_section_table(by_section_, skipped_).c_str(), stdout);
   std::fflush(stdout);
 }

@@ -22,6 +22,8 @@ using Json = nlohmann::json;
 
 const std::string kFixtures = SSP_SOURCE_DIR "/fixtures/storage";
 
+// Kept non-const where `output` is indexed: operator[] on a const Json with a
+// missing key is undefined behaviour (an assertion), not a failure.
 struct ToolRun {
   int exit_code = -1;
   Json output;
@@ -138,7 +140,7 @@ TEST_P(StorageTool, TOOL_1_CheckGivesTheVerdictAndReasonOnEveryFixture) {
       args.insert(args.end(),
                   {"--pg", db->location().pg_dsn, "--pg-schema", db->location().pg_schema});
     }
-    const ToolRun run = run_tool(args);
+    ToolRun run = run_tool(args);
     EXPECT_EQ(run.exit_code, expected.exit_code) << run.output.dump();
     EXPECT_EQ(run.output["servable"], expected.exit_code == 0);
     if (expected.exit_code == 0) {
@@ -155,7 +157,7 @@ TEST_P(StorageTool, TOOL_1_CheckGivesTheVerdictAndReasonOnEveryFixture) {
   }
   // The 0.20 bump says what it would add.
   load_fixture(kFixtures, "v0_20");
-  const ToolRun upgrade = tool("check", v4);
+  ToolRun upgrade = tool("check", v4);
   EXPECT_THAT(upgrade.output["statements"].dump(),
               HasSubstr("ADD COLUMN \\\"_sync_column_versions\\\""));
   EXPECT_EQ(tool("check", v2).output["message"],
@@ -167,19 +169,19 @@ TEST_P(StorageTool, TOOL_2_MigrateAppliesAndAfterwardsCheckVerifies) {
   record_spec("§2.4", "TOOL-2");
   load_fixture(kFixtures, "v0_20");
   const std::string v4 = schema_file(bump(example_schema(), 4), "v4");
-  const ToolRun migrated = tool("migrate", v4);
+  ToolRun migrated = tool("migrate", v4);
   EXPECT_EQ(migrated.exit_code, 0) << migrated.output.dump();
   EXPECT_EQ(migrated.output["action"], "migrated");
   EXPECT_EQ(marker().substr(0, 2), "4|");
   EXPECT_THAT(database().column_names("notes"), Contains("_sync_column_versions"));
   const std::string after = dump();
-  const ToolRun checked = tool("check", v4);
+  ToolRun checked = tool("check", v4);
   EXPECT_EQ(checked.exit_code, 0);
   EXPECT_EQ(checked.output["action"], "verified");
   EXPECT_EQ(checked.output["statements"], Json::array());
   EXPECT_EQ(dump(), after);
   // migrate refuses what check refuses, and changes nothing either.
-  const ToolRun refused = tool("migrate", schema_file(bump(example_schema(), 3), "v3"));
+  ToolRun refused = tool("migrate", schema_file(bump(example_schema(), 3), "v3"));
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_EQ(refused.output["reason"], "stored_newer");
   EXPECT_EQ(dump(), after);
@@ -195,29 +197,29 @@ TEST_P(StorageTool, TOOL_3_UsageSchemaAndIoErrorsExitTwoNamingTheProblem) {
             "usage");
   EXPECT_EQ(run_tool({"check", "--schema", v3, "--sqlite"}).output["error"], "usage");
   const std::string missing = (directory_ / "absent.db").string();
-  const ToolRun no_db = run_tool({"check", "--schema", v3, "--sqlite", missing});
+  ToolRun no_db = run_tool({"check", "--schema", v3, "--sqlite", missing});
   EXPECT_EQ(no_db.exit_code, 2);
   EXPECT_EQ(no_db.output["error"], "io");
   EXPECT_FALSE(std::filesystem::exists(missing)) << "check created a database file";
-  const ToolRun no_schema = tool("check", (directory_ / "absent.json").string());
+  ToolRun no_schema = tool("check", (directory_ / "absent.json").string());
   EXPECT_EQ(no_schema.exit_code, 2);
   EXPECT_EQ(no_schema.output["error"], "io");
   const std::string broken = (directory_ / "broken.json").string();
   std::ofstream(broken)
       << R"({"version":3,"tables":[{"name":"t","columns":[{"name":"id","type":"text","nullable":false}],"primaryKey":"id","scopes":["k:{id}"]}]})";
-  const ToolRun bad_schema = tool("check", broken);
+  ToolRun bad_schema = tool("check", broken);
   EXPECT_EQ(bad_schema.exit_code, 2);
   EXPECT_EQ(bad_schema.output["error"], "schema");
   EXPECT_THAT(bad_schema.output["message"].get<std::string>(),
               HasSubstr("tables[0].columns[0].type"));
   storage::ServerSchema uncompilable = example_schema();
   uncompilable.tables[0].primary_key = "nope";
-  const ToolRun compile_error = tool("check", schema_file(uncompilable, "uncompilable"));
+  ToolRun compile_error = tool("check", schema_file(uncompilable, "uncompilable"));
   EXPECT_EQ(compile_error.exit_code, 2);
   EXPECT_THAT(compile_error.output["message"].get<std::string>(),
               HasSubstr("primary key \"nope\""));
   if (backend() == Backend::postgres) {
-    const ToolRun unreachable =
+    ToolRun unreachable =
         run_tool({"check", "--schema", v3, "--pg", "host=127.0.0.1 port=1 connect_timeout=2"});
     EXPECT_EQ(unreachable.exit_code, 2);
     EXPECT_EQ(unreachable.output["error"], "io");
