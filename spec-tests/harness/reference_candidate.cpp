@@ -1,4 +1,8 @@
+#include <cstdlib>
+#include <string_view>
+
 #include "harness/candidate.hpp"
+#include "harness/driver_candidate.hpp"
 #include "ssp/memory_segment_store.hpp"
 #include "ssp/postgres_segment_store.hpp"
 #include "ssp/sqlite_segment_store.hpp"
@@ -44,6 +48,16 @@ class ReferenceCandidate final : public Candidate {
 
 Candidate& current_candidate() {
   static ReferenceCandidate reference;
+  // SSP_CANDIDATE='exec:COMMAND ARGS' selects an out-of-process driver
+  // (docs/driver-protocol.md). A driver that fails to start throws here, in
+  // every test, until one start succeeds.
+  const char* selected = std::getenv("SSP_CANDIDATE");
+  constexpr std::string_view kExec = "exec:";
+  if (selected != nullptr && std::string_view(selected).starts_with(kExec)) {
+    static const std::unique_ptr<Candidate> driver =
+        make_driver_candidate(std::string(selected + kExec.size()));
+    return *driver;
+  }
   return reference;
 }
 

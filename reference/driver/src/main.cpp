@@ -1,0 +1,12 @@
+// ssp-reference-driver: the C++ reference served over the driver protocol
+// (docs/driver-protocol.md) on stdin and stdout. Logs go to stderr.
+#include <iostream>
+
+#include "connection.hpp"
+#include "server.hpp"
+
+int main() {
+  std::ios::sync_with_stdio(false);
+  ssp::driver::Connection connection(std::cin, std::cout);
+  return ssp::driver::serve(connection);
+}
