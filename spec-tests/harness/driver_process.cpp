@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -41,6 +42,15 @@ std::string describe_exit(const siginfo_t& info) {
 void ignore_sigpipe() {
   static std::once_flag once;
   std::call_once(once, [] { signal(SIGPIPE, SIG_IGN); });
+}
+
+// SSP_DRIVER_TRACE=1 copies every line to and from drivers to stderr.
+void trace(const char* direction, pid_t pid, const std::string& line) {
+  static const bool enabled = [] {
+    const char* value = std::getenv("SSP_DRIVER_TRACE");
+    return value != nullptr && std::string_view(value) == "1";
+  }();
+  if (enabled) std::fprintf(stderr, "[driver %d] %s %s\n", static_cast<int>(pid), direction, line.c_str());
 }
 
 std::string temp_dir() {
@@ -177,6 +187,7 @@ void DriverProcess::read_loop() {
 }
 
 void DriverProcess::handle_line(const std::string& line) {
+  trace("->", pid_, line);
   Json message;
   try {
     message = wire::parse_line(line);
@@ -230,6 +241,7 @@ void DriverProcess::handle_line(const std::string& line) {
 
 void DriverProcess::write_line(const Json& message) {
   const std::string line = wire::dump_line(message) + "\n";
+  trace("<-", pid_, line.substr(0, line.size() - 1));
   std::lock_guard lock(write_mutex_);
   std::size_t done = 0;
   while (done < line.size() && to_driver_ >= 0) {

@@ -4,9 +4,13 @@
 #include "harness/catalog.hpp"
 #include "harness/section_report.hpp"
 
+// Exit status: 0 all passed, 1 a test failed, 2 a test erred (the candidate's
+// driver broke the protocol; docs/driver-protocol.md).
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  ::testing::UnitTest::GetInstance()->listeners().Append(new ssp::harness::SectionReport(
-      ssp::harness::catalog_sections(std::string(SSP_SOURCE_DIR) + "/docs/requirements")));
-  return RUN_ALL_TESTS();
+  auto* report = new ssp::harness::SectionReport(
+      ssp::harness::catalog_sections(std::string(SSP_SOURCE_DIR) + "/docs/requirements"));
+  ::testing::UnitTest::GetInstance()->listeners().Append(report);  // gtest owns it
+  const int status = RUN_ALL_TESTS();
+  return report->errors() > 0 ? 2 : status;
 }
