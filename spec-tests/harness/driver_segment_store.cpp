@@ -45,6 +45,7 @@ class DriverSegmentStore final : public SegmentStore {
                     std::int64_t now_ms) override {
     const std::string method = handle_.method("put");
     std::vector<PutHookPoint> passed;
+    int hashes = 0;
     const auto on_callback = [&](const std::string& name, const wire::Fields& params) -> Json {
       if (name == "hook" && options_.put_hook) {
         const auto point = wire::put_hook_point_from_name(params.text("point"));
@@ -59,6 +60,7 @@ class DriverSegmentStore final : public SegmentStore {
         return Json::object();
       }
       if (name == "hash" && injects_hasher(options_)) {
+        ++hashes;
         return {{"segmentId", options_.hasher(params.bytes("bytes"))}};
       }
       throw DriverError(method, "protocol violation: a " + name +
@@ -73,6 +75,11 @@ class DriverSegmentStore final : public SegmentStore {
                                          std::end(kAllPoints))) {
       throw DriverError(method, "protocol violation: a put succeeded after passing hook points " +
                                     describe(passed) + ", not all three in order");
+    }
+    if (injects_hasher(options_) && hashes != 1) {
+      throw DriverError(method, "protocol violation: a put succeeded after asking for its content "
+                                "address " + std::to_string(hashes) +
+                                    " times (hash callback), not once");
     }
     return decode_answer(method, [&] {
       return wire::record_from_json(wire::Fields(result, "result").at("record"), "result.record");
