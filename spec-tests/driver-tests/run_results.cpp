@@ -11,10 +11,11 @@ namespace {
 using Json = nlohmann::json;
 
 Outcome outcome_of(const Json& test) {
+  // The property is there even when the test caught the DriverError.
+  if (test.contains("driver_error")) return Outcome::errored;
   const Json& failures = test.contains("failures") ? test.at("failures") : Json::array();
   if (test.value("result", "") == "SKIPPED" && failures.empty()) return Outcome::skipped;
   if (failures.empty()) return Outcome::passed;
-  if (test.contains("driver_error")) return Outcome::errored;
   for (const Json& failure : failures) {
     if (harness::reports_driver_error(failure.value("failure", ""))) return Outcome::errored;
   }

@@ -13,8 +13,8 @@ namespace ssp::driver_tests {
 enum class Outcome { passed, failed, errored, skipped };
 std::string_view outcome_name(Outcome outcome);
 
-// "Suite.Test/param" → outcome. A failed test whose failure reports a
-// DriverError (or which recorded the driver_error property) is errored.
+// "Suite.Test/param" → outcome. A test that recorded the driver_error
+// property, or whose failure reports a DriverError, is errored.
 using RunResults = std::map<std::string, Outcome>;
 
 // Parses the JSON GoogleTest writes. Throws std::runtime_error naming the

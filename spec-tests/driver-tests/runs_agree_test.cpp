@@ -77,12 +77,14 @@ TEST(DriverRuns, HARNESS_11_ResultsAreReadFromGoogleTestJson) {
      "failures": [{"failure": "C++ exception with description \"driver error: segments.put: boom\""}]},
     {"name": "D", "classname": "S", "result": "COMPLETED", "driver_error": "driver error: x",
      "failures": [{"failure": "elsewhere"}]},
-    {"name": "E", "classname": "S", "result": "SKIPPED"}]}]})";
+    {"name": "E", "classname": "S", "result": "SKIPPED"},
+    {"name": "F", "classname": "S", "result": "COMPLETED", "driver_error": "driver error: caught"}]}]})";
   EXPECT_EQ(parse_run_results(json), (RunResults{{"S.A/memory", Outcome::passed},
                                                  {"S.B", Outcome::failed},
                                                  {"S.C", Outcome::errored},
                                                  {"S.D", Outcome::errored},
-                                                 {"S.E", Outcome::skipped}}));
+                                                 {"S.E", Outcome::skipped},
+                                                 {"S.F", Outcome::errored}}));
   EXPECT_THROW(parse_run_results("{}"), std::runtime_error);
 }
 

@@ -1,5 +1,7 @@
 #include "harness/driver_server_storage.hpp"
 
+#include <vector>
+
 #include "harness/driver_error.hpp"
 #include "harness/driver_handle.hpp"
 #include "harness/driver_location.hpp"
@@ -68,7 +70,7 @@ class DriverServerStorage final : public storage::ServerStorage {
 
   storage::SchemaReport startup(const std::string& verb, const storage::CompiledSchema& schema) {
     const std::string method = handle_.method(verb);
-    std::optional<storage::EnsureHookPoint> last;
+    std::vector<storage::EnsureHookPoint> passed;
     const auto on_callback = [&](const std::string& name, const wire::Fields& params) -> Json {
       if (name != "hook" || !options_.ensure_hook) {
         throw DriverError(method, "protocol violation: a " + name +
@@ -76,18 +78,28 @@ class DriverServerStorage final : public storage::ServerStorage {
       }
       const auto point = wire::ensure_hook_point_from_name(params.text("point"));
       if (!point) throw wire::WireError(params.path_of("point") + ": not an ensure hook point");
-      if (last && *point <= *last) {
+      if (!passed.empty() && *point <= passed.back()) {
         throw DriverError(method, "protocol violation: hook point " + params.text("point") +
                                       " after " +
-                                      std::string(storage::ensure_hook_point_name(*last)));
+                                      std::string(storage::ensure_hook_point_name(passed.back())));
       }
-      last = point;
+      passed.push_back(*point);
       options_.ensure_hook(*point);
       return Json::object();
     };
     const Json result =
         handle_.call(verb, {{"schema", wire::compiled_schema_to_json(schema)}}, on_callback);
-    return decode_answer(method, [&] { return wire::schema_report_from_json(result, "result"); });
+    const storage::SchemaReport report =
+        decode_answer(method, [&] { return wire::schema_report_from_json(result, "result"); });
+    // A memoized answer reads nothing; any other success ran the whole sequence.
+    const std::size_t expected = report.action == storage::SchemaReport::Action::memoized ? 0 : 3;
+    if (options_.ensure_hook && passed.size() != expected) {
+      throw DriverError(method, "protocol violation: a " + verb + " that succeeded (" +
+                                    wire::dump_line(result.at("action")) + ") passed " +
+                                    std::to_string(passed.size()) + " hook points, not " +
+                                    std::to_string(expected));
+    }
+    return report;
   }
 
   const storage::ServerStorageOptions options_;

@@ -8,7 +8,9 @@ namespace ssp::harness {
 namespace {
 
 // A test erred when an out-of-process candidate broke the driver protocol:
-// DriverError records the property, and its text is in the failure.
+// DriverError records the property (even when the test caught the exception
+// and passed: EXPECT_ANY_THROW must not turn a crash into a pass), and its
+// text is in the failure.
 bool erred(const ::testing::TestResult& result) {
   for (int i = 0; i < result.test_property_count(); ++i) {
     if (std::string(result.GetTestProperty(i).key()) == "driver_error") return true;
@@ -36,7 +38,7 @@ void SectionReport::OnTestEnd(const ::testing::TestInfo& info) {
     }
   }
   Tally& tally = by_section_[section];
-  if (result.Failed() && erred(result)) {
+  if (erred(result)) {
     ++tally.errors;
     ++errors_;
   } else if (result.Skipped()) {
