@@ -224,7 +224,7 @@ void DriverProcess::handle_line(const std::string& line) {
   std::optional<std::string> violation;
   if (id == nullptr) {
     violation = "a message with neither id nor method: " + excerpt(line);
-  } else if (found == pending_.end()) {
+  } else if (found == pending_.end() || found->second->answer) {
     violation = "an answer to id " + id->dump() + ", which is not in flight";
   } else if (message.contains("result") == message.contains("error")) {
     violation = "an answer with " + std::string(message.contains("result") ? "both" : "neither") +
@@ -344,8 +344,10 @@ Json DriverProcess::call(const std::string& method, Json params,
       kill_locked();
     }
   }
+  // Taken out under the lock: a second answer to this id is then "not in flight".
+  const Json answer = std::move(*pending.answer);
+  pending_.erase(id);
   lock.unlock();
-  const Json& answer = *pending.answer;
   if (answer.contains("error")) raise_error_answer(method, answer.at("error"));
   if (!answer.at("result").is_object()) {
     fail(method, "protocol violation: the result is not an object: " + excerpt(wire::dump_line(answer.at("result"))));

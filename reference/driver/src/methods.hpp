@@ -55,7 +55,7 @@ class Handles {
     objects_.emplace(++last_, std::shared_ptr<T>(std::move(object)));
     return last_;
   }
-  // The object; throws InvalidArgument for an unknown or closed handle.
+  // The object; throws WireError (ssp.bad_request) for an unknown or closed handle.
   std::shared_ptr<T> get(std::int64_t handle) const;
   void remove(std::int64_t handle) {
     std::lock_guard lock(mutex_);

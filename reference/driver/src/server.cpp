@@ -4,7 +4,6 @@
 
 #include "error_answer.hpp"
 #include "methods.hpp"
-#include "ssp/errors.hpp"
 
 namespace ssp::driver {
 namespace {
@@ -55,7 +54,8 @@ CallScope::CallScope(const Call& call) : previous_(t_current_call) { t_current_c
 CallScope::~CallScope() { t_current_call = previous_; }
 
 void throw_unknown_handle(std::int64_t handle) {
-  throw InvalidArgument("no open object has handle " + std::to_string(handle));
+  // A handle the harness never got (or closed): its bug, not a refusal.
+  throw wire::WireError("no open object has handle " + std::to_string(handle));
 }
 
 int serve(Connection& connection) {
