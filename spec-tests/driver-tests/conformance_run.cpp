@@ -45,7 +45,7 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 }  // namespace
 
 std::string fake_candidate(const std::string& name) {
-  return "exec:" + std::string(SSP_FAKES_DIR) + "/" + name + ".sh";
+  return "exec:'" + std::string(SSP_FAKES_DIR) + "/" + name + ".sh'";
 }
 
 ConformanceRun run_conformance(const std::string& candidate, const std::string& filter,
