@@ -125,6 +125,7 @@ TEST_P(PropConcurrency, IMPL_R46_ConcurrentIdenticalPutsKeepEveryPublication) {
 
 TEST_P(PropConcurrency, IMPL_R46_ReadInsideWriteLockSchedule) {
   harness::record_spec("§5.1", "IMPL-R46");
+  SSP_REQUIRE_CAPABILITY(candidate(), harness::Capability::hooks);
   // A holds the write lock, parked right after reading the record; B starts
   // its put meanwhile. B must read only after A committed: reading before
   // the lock (upstream SQLite) would make B write a record without A's grant.
