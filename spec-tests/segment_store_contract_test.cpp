@@ -145,6 +145,10 @@ std::vector<std::string> publication_digests(const SegmentRecord& record) {
   return digests;
 }
 
+const SegmentMetadata kA = with_digest(base_metadata(), "digest-a");
+const SegmentMetadata kB = with_digest(base_metadata(), "digest-b");
+const SegmentMetadata kC = with_digest(base_metadata(), "digest-c");
+
 class SegmentStoreContract : public SegmentStoreTest {
  protected:
   // Options under which a put gives up on a held lock at once, so a lock is
@@ -160,12 +164,40 @@ class SegmentStoreContract : public SegmentStoreTest {
     return candidate().persists(backend()) ? open(impatient()) : nullptr;
   }
   std::string dump() { return has_sql() ? database().dump_segment_tables() : ""; }
+
+  // Opens writer(), whose puts park at `point` once parked().start() runs,
+  // and other(), an impatient store on another connection (null for memory).
+  void park_at(PutHookPoint point) {
+    parked_ = std::make_unique<ParkedPut>(point);
+    writer_ = open(impatient(parked_->hook()));
+    other_ = open_other();
+  }
+  ParkedPut& parked() { return *parked_; }
+  SegmentStore& writer() { return *writer_; }
+  SegmentStore* other() { return other_.get(); }
+
+  // While `parked` waits holding the write lock of `bytes`: another put of
+  // them on `writer`, its store, and on `other`, another connection (when
+  // there is one), gives up with StorageError; the harness's connection
+  // still reads `before`.
+  void expect_lock_held_and_nothing_visible(const Bytes& bytes, const std::string& before) {
+    EXPECT_EQ(attempt_while_parked(parked(), [&] { writer().put(kC, bytes, kNow + 2); }),
+              "StorageError")
+        << "another put of the same bytes on the same store waits for the lock, then gives up";
+    if (!other()) return;
+    EXPECT_EQ(attempt_while_parked(parked(), [&] { other()->put(kC, bytes, kNow + 2); }),
+              "StorageError")
+        << "so does one on another connection";
+    EXPECT_EQ(dump(), before) << "another connection still reads the state before the put";
+  }
+
+ private:
+  // The parked put uses the stores: it is declared last, so it ends first.
+  std::unique_ptr<SegmentStore> writer_;
+  std::unique_ptr<SegmentStore> other_;
+  std::unique_ptr<ParkedPut> parked_;
 };
 SSP_ALL_BACKENDS(SegmentStoreContract);
-
-const SegmentMetadata kA = with_digest(base_metadata(), "digest-a");
-const SegmentMetadata kB = with_digest(base_metadata(), "digest-b");
-const SegmentMetadata kC = with_digest(base_metadata(), "digest-c");
 
 TEST_P(SegmentStoreContract, SC_1_AReadOnlyStoreRefusesEveryPutAndWritesNothing) {
   record_spec("§5.1", "SC-1");
@@ -201,14 +233,14 @@ TEST_P(SegmentStoreContract, SC_2_APutPassesEveryPointInOrderOnItsOwnThread) {
   HookLog hooks;
   SegmentStoreOptions options;
   options.put_hook = hooks.hook();
-  auto writer = open(options);
+  auto hooked = open(options);
   const Bytes bytes = payload("ordered");
   const auto expected = ElementsAre("before_begin", "after_read", "before_commit");
 
-  ASSERT_NO_THROW(writer->put(kA, bytes, kNow));
+  ASSERT_NO_THROW(hooked->put(kA, bytes, kNow));
   EXPECT_TRUE(hooks.all_on(std::this_thread::get_id()));
   EXPECT_THAT(hooks.take(), expected) << "a new segment";
-  ASSERT_NO_THROW(writer->put(kB, bytes, kNow + 1));
+  ASSERT_NO_THROW(hooked->put(kB, bytes, kNow + 1));
   EXPECT_TRUE(hooks.all_on(std::this_thread::get_id()));
   EXPECT_THAT(hooks.take(), expected) << "a merge";
 }
@@ -221,38 +253,36 @@ TEST_P(SegmentStoreContract, SC_2_ARefusedPutStopsWhereItIsRefused) {
   options.hasher = [](std::span<const std::uint8_t>) {  // every payload collides
     return std::string("sha256:").append(64, 'c');
   };
-  auto writer = open(options);
-  EXPECT_THROW(writer->put(kA, payload("x"), kMaxSafeInteger + 1), InvalidArgument);
+  auto hooked = open(options);
+  EXPECT_THROW(hooked->put(kA, payload("x"), kMaxSafeInteger + 1), InvalidArgument);
   EXPECT_THAT(hooks.take(), IsEmpty()) << "arguments are checked before before_begin";
 
-  ASSERT_NO_THROW(writer->put(kA, payload("first"), kNow));
+  ASSERT_NO_THROW(hooked->put(kA, payload("first"), kNow));
   hooks.take();
-  EXPECT_THROW(writer->put(kB, payload("second"), kNow + 1), SegmentCollision);
+  EXPECT_THROW(hooked->put(kB, payload("second"), kNow + 1), SegmentCollision);
   EXPECT_THAT(hooks.take(), ElementsAre("before_begin", "after_read"))
       << "a collision is found by reading, and refused before anything is written";
 }
 
 TEST_P(SegmentStoreContract, SC_2_AtBeforeBeginAPutHoldsNoLock) {
   record_spec("§5.1", "SC-2");
-  ParkedPut parked(PutHookPoint::before_begin);
-  auto writer = open(impatient(parked.hook()));
-  auto other = open_other();
+  park_at(PutHookPoint::before_begin);
   const Bytes bytes = payload("contended");
 
-  parked.start([&] { writer->put(kA, bytes, kNow); });
-  ASSERT_TRUE(parked.reached()) << "the put never reached before_begin (watchdog)";
-  EXPECT_EQ(attempt_while_parked(parked, [&] { writer->put(kB, bytes, kNow + 1); }), "done")
+  parked().start([&] { writer().put(kA, bytes, kNow); });
+  ASSERT_TRUE(parked().reached()) << "the put never reached before_begin (watchdog)";
+  EXPECT_EQ(attempt_while_parked(parked(), [&] { writer().put(kB, bytes, kNow + 1); }), "done")
       << "another put on the same store runs to completion";
-  if (other) {
-    EXPECT_EQ(attempt_while_parked(parked, [&] { other->put(kC, bytes, kNow + 2); }), "done")
+  if (other()) {
+    EXPECT_EQ(attempt_while_parked(parked(), [&] { other()->put(kC, bytes, kNow + 2); }), "done")
         << "a put on another connection runs to completion";
   }
-  ASSERT_NO_THROW(parked.finish());
+  ASSERT_NO_THROW(parked().finish());
 
-  const auto got = writer->get(sha256_segment_id(bytes));
+  const auto got = writer().get(sha256_segment_id(bytes));
   ASSERT_TRUE(got.has_value());
   const std::vector<std::string> expected =
-      other ? std::vector<std::string>{"digest-b", "digest-c", "digest-a"}
+      other() ? std::vector<std::string>{"digest-b", "digest-c", "digest-a"}
             : std::vector<std::string>{"digest-b", "digest-a"};
   EXPECT_EQ(publication_digests(got->record), expected)
       << "the parked put read after the others had committed";
@@ -260,56 +290,36 @@ TEST_P(SegmentStoreContract, SC_2_AtBeforeBeginAPutHoldsNoLock) {
 
 TEST_P(SegmentStoreContract, SC_2_AtAfterReadAPutHoldsTheWriteLockOfItsContentAddress) {
   record_spec("§5.1", "SC-2");
-  ParkedPut parked(PutHookPoint::after_read);
-  auto writer = open(impatient(parked.hook()));
-  auto other = open_other();
+  park_at(PutHookPoint::after_read);
   const Bytes bytes = payload("contended");
   const std::string before = dump();
 
-  parked.start([&] { writer->put(kA, bytes, kNow); });
-  ASSERT_TRUE(parked.reached()) << "the put never reached after_read (watchdog)";
-  EXPECT_EQ(attempt_while_parked(parked, [&] { writer->put(kB, bytes, kNow + 1); }),
-            "StorageError")
-      << "another put of the same bytes on the same store waits for the lock, then gives up";
-  if (other) {
-    EXPECT_EQ(attempt_while_parked(parked, [&] { other->put(kC, bytes, kNow + 2); }),
-              "StorageError")
-        << "so does one on another connection";
-    EXPECT_EQ(dump(), before) << "nothing is written at after_read";
-  }
-  ASSERT_NO_THROW(parked.finish());
+  parked().start([&] { writer().put(kA, bytes, kNow); });
+  ASSERT_TRUE(parked().reached()) << "the put never reached after_read (watchdog)";
+  expect_lock_held_and_nothing_visible(bytes, before);
+  ASSERT_NO_THROW(parked().finish());
 
-  const auto got = writer->get(sha256_segment_id(bytes));
+  const auto got = writer().get(sha256_segment_id(bytes));
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(publication_digests(got->record), std::vector<std::string>{"digest-a"});
 }
 
 TEST_P(SegmentStoreContract, SC_2_AtBeforeCommitTheLockIsHeldAndNothingIsVisible) {
   record_spec("§5.1", "SC-2");
-  ParkedPut parked(PutHookPoint::before_commit);
-  auto writer = open(impatient(parked.hook()));
-  auto other = open_other();
+  park_at(PutHookPoint::before_commit);
   const Bytes bytes = payload("contended");
-  ASSERT_NO_THROW(writer->put(kA, bytes, kNow));  // not parked: before start()
+  ASSERT_NO_THROW(writer().put(kA, bytes, kNow));  // not parked: before start()
   const std::string before = dump();
 
-  parked.start([&] { writer->put(kB, bytes, kNow + 1); });
-  ASSERT_TRUE(parked.reached()) << "the put never reached before_commit (watchdog)";
-  EXPECT_EQ(attempt_while_parked(parked, [&] { writer->put(kC, bytes, kNow + 2); }),
-            "StorageError")
-      << "the write lock is still held on the same store";
-  if (other) {
-    EXPECT_EQ(attempt_while_parked(parked, [&] { other->put(kC, bytes, kNow + 2); }),
-              "StorageError")
-        << "and against another connection";
-    EXPECT_EQ(dump(), before) << "another connection still reads the state before the put";
-  }
-  ASSERT_NO_THROW(parked.finish());
+  parked().start([&] { writer().put(kB, bytes, kNow + 1); });
+  ASSERT_TRUE(parked().reached()) << "the put never reached before_commit (watchdog)";
+  expect_lock_held_and_nothing_visible(bytes, before);
+  ASSERT_NO_THROW(parked().finish());
 
-  const auto got = writer->get(sha256_segment_id(bytes));
+  const auto got = writer().get(sha256_segment_id(bytes));
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(publication_digests(got->record), (std::vector<std::string>{"digest-a", "digest-b"}));
-  if (other) {
+  if (other()) {
     EXPECT_NE(dump(), before) << "the commit made the put visible";
   }
 }
@@ -325,25 +335,25 @@ TEST_P(SegmentStoreContract, SC_2_APutFailingAtAnyPointCommitsNothing) {
     options.put_hook = [&armed, point](PutHookPoint reached) {
       if (armed && reached == point) throw HookFailure();
     };
-    auto writer = open(options);
-    ASSERT_NO_THROW(writer->put(kA, bytes, kNow));  // memory: each open starts empty
-    const auto record_before = writer->get(sha256_segment_id(bytes));
+    auto hooked = open(options);
+    ASSERT_NO_THROW(hooked->put(kA, bytes, kNow));  // memory: each open starts empty
+    const auto record_before = hooked->get(sha256_segment_id(bytes));
     ASSERT_TRUE(record_before.has_value());
-    const SegmentStoreStats stats_before = writer->stats();
+    const SegmentStoreStats stats_before = hooked->stats();
     const std::string before = dump();
 
     armed = true;
-    EXPECT_THROW(writer->put(kB, bytes, kNow + 1), HookFailure) << "a merge";
-    EXPECT_THROW(writer->put(kA, payload("new"), kNow + 1), HookFailure) << "a new segment";
-    const auto record_after = writer->get(sha256_segment_id(bytes));
+    EXPECT_THROW(hooked->put(kB, bytes, kNow + 1), HookFailure) << "a merge";
+    EXPECT_THROW(hooked->put(kA, payload("new"), kNow + 1), HookFailure) << "a new segment";
+    const auto record_after = hooked->get(sha256_segment_id(bytes));
     ASSERT_TRUE(record_after.has_value());
     EXPECT_EQ(record_after->record, record_before->record);
-    EXPECT_FALSE(writer->get(sha256_segment_id(payload("new"))));
-    EXPECT_EQ(writer->stats(), stats_before);
+    EXPECT_FALSE(hooked->get(sha256_segment_id(payload("new"))));
+    EXPECT_EQ(hooked->stats(), stats_before);
     EXPECT_EQ(dump(), before);
 
     armed = false;
-    EXPECT_NO_THROW(writer->put(kB, bytes, kNow + 1)) << "the store is usable afterwards";
+    EXPECT_NO_THROW(hooked->put(kB, bytes, kNow + 1)) << "the store is usable afterwards";
   }
 }
 
