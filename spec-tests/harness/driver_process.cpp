@@ -299,6 +299,8 @@ Json DriverProcess::call(const std::string& method, Json params,
     }
   } forget{*this, id};
 
+  // What the first failed callback of this call threw.
+  std::exception_ptr callback_failure;
   write_line(Json{{"id", id}, {"method", method}, {"params", std::move(params)}});
   std::unique_lock lock(mutex_);
   auto until = std::chrono::steady_clock::now() + deadline_;
@@ -326,6 +328,9 @@ Json DriverProcess::call(const std::string& method, Json params,
         fail(method, std::string("protocol violation: a malformed callback: ") + error.what());
       } catch (const std::exception& error) {
         reply["error"] = Json{{"code", wire::code::callback_failed}, {"message", error.what()}};
+        // The test's own function threw (a hook injecting a failure): when the
+        // driver abandons the call for it, the test sees that exception.
+        if (!callback_failure) callback_failure = std::current_exception();
       }
       write_line(reply);
       lock.lock();
@@ -348,7 +353,14 @@ Json DriverProcess::call(const std::string& method, Json params,
   const Json answer = std::move(*pending.answer);
   pending_.erase(id);
   lock.unlock();
-  if (answer.contains("error")) raise_error_answer(method, answer.at("error"));
+  if (answer.contains("error")) {
+    const Json& error = answer.at("error");
+    if (callback_failure && error.is_object() &&
+        error.value("code", Json()) == Json(wire::code::callback_failed)) {
+      std::rethrow_exception(callback_failure);
+    }
+    raise_error_answer(method, error);
+  }
   if (!answer.at("result").is_object()) {
     fail(method, "protocol violation: the result is not an object: " + excerpt(wire::dump_line(answer.at("result"))));
   }

@@ -43,7 +43,8 @@ class DriverProcess {
 
   // Sends `method` and waits for its result object. Thread-safe: calls from
   // several threads are in flight together. Throws what an error answer
-  // stands for (raise_error_answer), or DriverError when no answer comes
+  // stands for (raise_error_answer) — for `ssp.callback_failed`, the exception
+  // `on_callback` threw during this call —, or DriverError when no answer comes
   // within the deadline (the driver is killed), the driver exits, or it
   // breaks the protocol. Time spent in `on_callback` does not count.
   wire::Json call(const std::string& method, wire::Json params,

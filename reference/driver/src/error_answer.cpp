@@ -1,5 +1,7 @@
 #include "error_answer.hpp"
 
+#include "connection.hpp"
+
 #include "ssp/errors.hpp"
 #include "ssp/scope_map.hpp"
 #include "ssp/storage/storage_errors.hpp"
@@ -48,6 +50,10 @@ wire::Json error_answer(const std::exception_ptr& error) {
     return answer(code::schema_refusal, e, std::move(data));
   } catch (const storage::UnknownTable& e) {
     return answer(code::unknown_table, e, {{"table", e.table()}});
+  } catch (const CallbackRefused& e) {
+    // The harness's function failed (docs/driver-protocol.md, "Callbacks"):
+    // the call was abandoned there, and the harness raises the original.
+    return answer(code::callback_failed, e);
   } catch (const wire::WireError& e) {
     return answer(code::bad_request, e);
   } catch (const Unsupported& e) {

@@ -8,7 +8,8 @@
 
 namespace ssp {
 
-// Thread-safe. Nothing survives the object. read_only is ignored.
+// Thread-safe. Nothing survives the object. Opened read_only, it is an empty
+// store that refuses every put (ReadOnlyStore), like the SQL backends.
 std::unique_ptr<SegmentStore> make_memory_segment_store(SegmentStoreOptions options = {});
 
 }  // namespace ssp

@@ -1,18 +1,14 @@
 #include "ssp/postgres_segment_store.hpp"
 
 #include <map>
-#include <mutex>
 #include <pqxx/pqxx>
-#include <set>
 
+#include "../core/segment_store_base.hpp"
 #include "../sql/record_query.hpp"
 #include "../sql/segment_columns.hpp"
 #include "pqxx_guard.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/publication_key.hpp"
-#include "ssp/publication_selection.hpp"
-#include "ssp/segment_id.hpp"
-#include "ssp/segment_put.hpp"
 
 namespace ssp {
 namespace {
@@ -80,11 +76,12 @@ const std::pair<const char*, std::string> kStatements[] = {
          "$4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], "
          "$10::bigint[], $11::bigint[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], "
          "$16::bigint[])"},
+    // Live or expired, any media type: the shared rule decides those. The
+    // null cursor is the predicate of the partial find index.
     {"find_published",
      "SELECT DISTINCT segment_id FROM sync_segment_publications "
      "WHERE partition = $1 AND log_epoch = $2 AND tbl = $3 AND scope_digest = $4 "
-     "AND schema_version = $5 AND as_of_commit_seq = $6 AND row_cursor IS NULL "
-     "AND expires_at_ms > $7"},
+     "AND schema_version = $5 AND as_of_commit_seq = $6 AND row_cursor IS NULL"},
     {"stats",
      "SELECT count(*) AS count, coalesce(sum(byte_length), 0) AS bytes, "
      "count(*) FILTER (WHERE media_type = 'sqlite') AS sqlite_segments FROM sync_segments"},
@@ -159,21 +156,104 @@ pqxx::binarystring as_bytea(std::span<const std::uint8_t> bytes) {
   return pqxx::binarystring(bytes.data(), bytes.size());
 }
 
-// Failures name the store, the operation and, where there is one, the segment.
-std::string operation(std::string_view name, std::string_view segment_id = {}) {
-  std::string what = std::string(kStoreName) + ": " + std::string(name);
-  if (!segment_id.empty()) what += " " + std::string(segment_id);
-  return what;
+sql::RecordRows read_rows(pqxx::transaction_base& txn, const std::string& id) {
+  sql::RecordRows rows;
+  for (const auto& row : txn.exec_prepared("read_record", id)) rows.add(PgRow(row));
+  return rows;
 }
 
-class PostgresSegmentStore final : public SegmentStore {
+// Writes `record` over `stored`, what is stored for its id.
+void write_record(pqxx::transaction_base& txn, const SegmentRecord& record,
+                  std::span<const std::uint8_t> bytes, const sql::StoredState& stored) {
+  const std::string& id = record.segment_id;
+  const auto setter = [](Params& params) {
+    return [&params](int position, const auto& value) { params.set(position, value); };
+  };
+  Params top;
+  top.set(1, id);
+  sql::bind_record_columns(setter(top), 2, sql::top_level_of(record));
+  if (stored.record) {
+    exec(txn, "update_top", top);  // the stored bytes are proven identical
+  } else {
+    txn.exec_prepared("insert_top", pqxx::prepare::make_dynamic_params(top.pointers()),
+                      as_bytea(bytes));
+  }
+  if (stored.side_rows) txn.exec_prepared("clear_side_rows", id);
+
+  ArrayLiteral digests;
+  for (const auto& digest : record.scope_digests) digests.add(digest);
+  txn.exec_prepared("insert_scopes", id, digests.text());
+
+  // Column k of the statement ($k) holds the k-th value of every publication.
+  std::map<int, ArrayLiteral> columns;
+  const auto add_to_column = [&columns](int position, const auto& value) {
+    columns[position].add(value);
+  };
+  for (std::size_t ord = 0; ord < record.publications.size(); ++ord) {
+    const SegmentPublication& publication = record.publications[ord];
+    add_to_column(2, publication_key(publication.metadata));
+    add_to_column(3, static_cast<std::int64_t>(ord));
+    sql::bind_record_columns(add_to_column, 4, publication);
+  }
+  Params params;
+  params.set(1, id);
+  for (const auto& [position, column] : columns) params.set(position, column.text());
+  exec(txn, "insert_publications", params);
+}
+
+// A READ COMMITTED transaction holding the advisory lock of the segment id
+// (D6) from its creation. Each step turns a libpqxx failure into
+// StorageError naming the step.
+class PostgresPut final : public SegmentPutTransaction {
+ public:
+  PostgresPut(pqxx::connection& connection, std::string segment_id)
+      : segment_id_(std::move(segment_id)),
+        txn_(postgres::guard_pqxx("begin", [&] {
+          auto txn = std::make_unique<pqxx::transaction<pqxx::read_committed>>(connection);
+          txn->exec_prepared("lock_segment", kLockClass, segment_id_);
+          return txn;
+        })) {}
+
+  std::optional<SegmentRecord> read() override {
+    return postgres::guard_pqxx("read", [&] {
+      stored_ = read_rows(*txn_, segment_id_).state();
+      return stored_.record;
+    });
+  }
+  bool stored_bytes_equal(std::span<const std::uint8_t> bytes) override {
+    return postgres::guard_pqxx("compare", [&] {
+      return txn_->exec_prepared("bytes_equal", segment_id_, as_bytea(bytes))[0]["equal"].as<bool>();
+    });
+  }
+  void write(const SegmentRecord& record, std::span<const std::uint8_t> bytes) override {
+    postgres::guard_pqxx("write", [&] {
+      write_record(*txn_, record, bytes, stored_);
+      return 0;
+    });
+  }
+  void commit() override {
+    postgres::guard_pqxx("commit", [&] {
+      txn_->commit();
+      return 0;
+    });
+  }
+
+ private:
+  const std::string segment_id_;
+  std::unique_ptr<pqxx::transaction<pqxx::read_committed>> txn_;
+  sql::StoredState stored_;
+};
+
+class PostgresSegmentStore final : public SegmentStoreBase {
  public:
   PostgresSegmentStore(const std::string& dsn, const std::string& schema,
                        SegmentStoreOptions options)
-      : options_(validated(std::move(options))), connection_(connect(dsn)) {
-    postgres::guard_pqxx(operation("open schema", schema), [&] {
+      : SegmentStoreBase(kStoreName, std::move(options)), connection_(connect(dsn)) {
+    std::string what = kStoreName;
+    what.append(": open schema ").append(schema);
+    postgres::guard_pqxx(what, [&] {
       const std::string quoted = connection_->quote_name(schema);
-      if (options_.read_only) {
+      if (this->options().read_only) {
         pqxx::nontransaction(*connection_).exec("SET default_transaction_read_only = on");
       } else {
         // Two stores opening at once must not race on CREATE … IF NOT EXISTS.
@@ -186,41 +266,29 @@ class PostgresSegmentStore final : public SegmentStore {
       }
       pqxx::nontransaction settings(*connection_);
       settings.exec("SET search_path TO " + quoted);
-      settings.exec("SET lock_timeout = " + std::to_string(options_.lock_wait_ms));
+      settings.exec("SET lock_timeout = " + std::to_string(this->options().lock_wait_ms));
       for (const auto& [name, sql] : kStatements) connection_->prepare(name, sql);
       return 0;
     });
   }
 
-  SegmentRecord put(const SegmentMetadata& metadata, std::span<const std::uint8_t> bytes,
-                    std::int64_t now_ms) override {
-    validate_put(metadata, now_ms);
-    if (options_.read_only) throw ReadOnlyStore(std::string(kStoreName) + ": opened read-only");
-    const std::string id = options_.hasher(bytes);
-    std::lock_guard lock(mutex_);
-    return postgres::guard_pqxx(operation("put", id), [&] {
-      hook(PutHookPoint::before_begin);
-      pqxx::transaction<pqxx::read_committed> txn(*connection_);
-      txn.exec_prepared("lock_segment", kLockClass, id);
-      const sql::StoredState stored = read_rows(txn, id).state();
-      const std::optional<SegmentRecord>& existing = stored.record;
-      const bool bytes_equal =
-          existing && txn.exec_prepared("bytes_equal", id, as_bytea(bytes))[0]["equal"].as<bool>();
-      hook(PutHookPoint::after_read);
-      SegmentRecord record = decide_put(existing, bytes_equal, kStoreName, metadata, id,
-                                        static_cast<std::int64_t>(bytes.size()), now_ms,
-                                        options_.ttl_ms);
-      write_record(txn, record, bytes, stored);
-      hook(PutHookPoint::before_commit);
-      txn.commit();
-      return record;
-    });
+ private:
+  static std::unique_ptr<pqxx::connection> connect(const std::string& dsn) {
+    try {
+      return std::make_unique<pqxx::connection>(dsn);
+    } catch (const std::exception& error) {
+      std::string what = kStoreName;
+      what.append(": cannot connect: ").append(error.what());
+      throw StorageError(what);
+    }
   }
 
-  std::optional<StoredSegment> get(const std::string& segment_id) override {
-    if (!is_well_formed_segment_id(segment_id)) return std::nullopt;
-    std::lock_guard lock(mutex_);
-    return postgres::guard_pqxx(operation("get", segment_id), [&]() -> std::optional<StoredSegment> {
+  std::unique_ptr<SegmentPutTransaction> begin_put(const std::string& segment_id) override {
+    return std::make_unique<PostgresPut>(*connection_, segment_id);
+  }
+
+  std::optional<StoredSegment> read_segment(const std::string& segment_id) override {
+    return postgres::guard_pqxx("read", [&]() -> std::optional<StoredSegment> {
       // One statement, so one snapshot for the three tables and the bytes
       // (D11), in one round trip.
       pqxx::nontransaction txn(*connection_);
@@ -238,25 +306,23 @@ class PostgresSegmentStore final : public SegmentStore {
     });
   }
 
-  std::optional<SegmentRecord> find(const SegmentFindKey& key, std::int64_t now_ms) override {
-    std::lock_guard lock(mutex_);
-    return postgres::guard_pqxx(operation("find"), [&] {
-      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(*connection_);
+  std::vector<SegmentRecord> find_candidates(const SegmentFindKey& key) override {
+    return postgres::guard_pqxx("read", [&] {
+      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(*connection_);  // D11
       std::vector<SegmentRecord> candidates;
       for (const auto& row :
            txn.exec_prepared("find_published", key.partition, key.log_epoch, key.table,
-                             key.scope_digest, key.schema_version, key.as_of_commit_seq, now_ms)) {
-        if (auto record = read_record(txn, row["segment_id"].c_str())) {
+                             key.scope_digest, key.schema_version, key.as_of_commit_seq)) {
+        if (auto record = read_rows(txn, row["segment_id"].c_str()).record()) {
           candidates.push_back(std::move(*record));
         }
       }
-      return choose_find_result(candidates, key, now_ms);
+      return candidates;
     });
   }
 
-  SegmentStoreStats stats() override {
-    std::lock_guard lock(mutex_);
-    return postgres::guard_pqxx(operation("stats"), [&] {
+  SegmentStoreStats read_stats() override {
+    return postgres::guard_pqxx("read", [&] {
       pqxx::nontransaction txn(*connection_);
       const pqxx::row row = txn.exec_prepared("stats")[0];
       SegmentStoreStats stats;
@@ -268,70 +334,6 @@ class PostgresSegmentStore final : public SegmentStore {
     });
   }
 
- private:
-  static std::unique_ptr<pqxx::connection> connect(const std::string& dsn) {
-    try {
-      return std::make_unique<pqxx::connection>(dsn);
-    } catch (const std::exception& error) {
-      throw StorageError(std::string(kStoreName) + ": cannot connect: " + error.what());
-    }
-  }
-
-  void hook(PutHookPoint point) const {
-    if (options_.put_hook) options_.put_hook(point);
-  }
-
-  static std::optional<SegmentRecord> read_record(pqxx::transaction_base& txn,
-                                                  const std::string& id) {
-    return read_rows(txn, id).record();
-  }
-
-  static sql::RecordRows read_rows(pqxx::transaction_base& txn, const std::string& id) {
-    sql::RecordRows rows;
-    for (const auto& row : txn.exec_prepared("read_record", id)) rows.add(PgRow(row));
-    return rows;
-  }
-
-  // Writes `record` over `stored`, what is stored for its id.
-  static void write_record(pqxx::transaction_base& txn, const SegmentRecord& record,
-                           std::span<const std::uint8_t> bytes, const sql::StoredState& stored) {
-    const std::string& id = record.segment_id;
-    const auto setter = [](Params& params) {
-      return [&params](int position, const auto& value) { params.set(position, value); };
-    };
-    Params top;
-    top.set(1, id);
-    sql::bind_record_columns(setter(top), 2, sql::top_level_of(record));
-    if (stored.record) {
-      exec(txn, "update_top", top);  // the stored bytes are proven identical
-    } else {
-      txn.exec_prepared("insert_top", pqxx::prepare::make_dynamic_params(top.pointers()), as_bytea(bytes));
-    }
-    if (stored.side_rows) txn.exec_prepared("clear_side_rows", id);
-
-    ArrayLiteral digests;
-    for (const auto& digest : record.scope_digests) digests.add(digest);
-    txn.exec_prepared("insert_scopes", id, digests.text());
-
-    // Column k of the statement ($k) holds the k-th value of every publication.
-    std::map<int, ArrayLiteral> columns;
-    const auto add_to_column = [&columns](int position, const auto& value) {
-      columns[position].add(value);
-    };
-    for (std::size_t ord = 0; ord < record.publications.size(); ++ord) {
-      const SegmentPublication& publication = record.publications[ord];
-      add_to_column(2, publication_key(publication.metadata));
-      add_to_column(3, static_cast<std::int64_t>(ord));
-      sql::bind_record_columns(add_to_column, 4, publication);
-    }
-    Params params;
-    params.set(1, id);
-    for (const auto& [position, column] : columns) params.set(position, column.text());
-    exec(txn, "insert_publications", params);
-  }
-
-  const SegmentStoreOptions options_;
-  std::mutex mutex_;
   std::unique_ptr<pqxx::connection> connection_;
 };
 

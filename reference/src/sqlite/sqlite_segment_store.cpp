@@ -1,18 +1,13 @@
 #include "ssp/sqlite_segment_store.hpp"
 
-#include <algorithm>
-#include <mutex>
 #include <set>
 
+#include "../core/segment_store_base.hpp"
 #include "../sql/record_query.hpp"
 #include "../sql/segment_columns.hpp"
 #include "sqlite_connection.hpp"
 #include "sqlite_segment_schema.hpp"
-#include "ssp/errors.hpp"
 #include "ssp/publication_key.hpp"
-#include "ssp/publication_selection.hpp"
-#include "ssp/segment_id.hpp"
-#include "ssp/segment_put.hpp"
 
 namespace ssp {
 namespace {
@@ -23,15 +18,18 @@ using sqlite::Transaction;
 
 constexpr const char* kStoreName = "SqliteSegmentStore";
 
-// Publications by find key, live, with a null cursor (index lookup, D8).
+// Segments with a publication under the find key's six fields and a null
+// cursor, live or expired: a lookup through sync_segment_publications_find
+// (whose predicate is the null cursor). Expiry and media type are left to
+// the shared rule (choose_find_result).
 constexpr const char* kFindPublished =
     "SELECT DISTINCT segment_id FROM sync_segment_publications "
     "WHERE partition = ? AND log_epoch = ? AND tbl = ? AND scope_digest = ? "
-    "AND schema_version = ? AND as_of_commit_seq = ? AND row_cursor IS NULL "
-    "AND expires_at_ms > ?";
+    "AND schema_version = ? AND as_of_commit_seq = ? AND row_cursor IS NULL";
 
 // Legacy rows (no publication rows) whose top-level context matches and that
-// list the digest (DECISION D7: only legacy rows, every candidate validated).
+// list the digest, live or expired, whatever their cursor (DECISION D7: only
+// legacy rows, every candidate validated by the shared rule).
 // CROSS JOIN fixes the loop order: from the digest (an index lookup) to the
 // segment, never from every segment of the same table and commit (a scan
 // when many scopes are built at one commit). NOT EXISTS names sc so that it
@@ -40,8 +38,7 @@ constexpr const char* kFindLegacy =
     "SELECT DISTINCT s.segment_id AS segment_id FROM sync_segment_scopes sc "
     "CROSS JOIN sync_segments s ON s.segment_id = sc.segment_id "
     "WHERE s.partition = ? AND s.log_epoch = ? AND s.tbl = ? AND sc.scope_digest = ? "
-    "AND s.schema_version = ? AND s.as_of_commit_seq = ? AND s.row_cursor IS NULL "
-    "AND s.expires_at_ms > ? "
+    "AND s.schema_version = ? AND s.as_of_commit_seq = ? "
     "AND NOT EXISTS (SELECT 1 FROM sync_segment_publications p WHERE p.segment_id = sc.segment_id)";
 
 // Statements built from the shared column list (the connection caches them
@@ -56,103 +53,16 @@ const std::string kInsertPublication =
     std::string("INSERT INTO sync_segment_publications(segment_id, pub_key, ") +
     sql::kRecordColumns + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
-class SqliteSegmentStore final : public SegmentStore {
+// Reads and writes the three tables of one segment id on one connection.
+// Puts and reads share it, so both live here.
+class SegmentRows {
  public:
-  SqliteSegmentStore(const std::string& path, SegmentStoreOptions options,
-                     SqliteSegmentStoreOptions sqlite_options)
-      : options_(validated(std::move(options))),
-        connection_(path, options_.read_only, options_.lock_wait_ms) {
-    if (options_.read_only) {
-      sqlite::emulate_segment_upgrade(connection_);
-    } else {
-      connection_.exec(sqlite_durability_pragmas(sqlite_options.durability));
-      sqlite::upgrade_segment_tables(connection_);
-    }
-  }
+  explicit SegmentRows(Connection& connection) : connection_(connection) {}
 
-  SegmentRecord put(const SegmentMetadata& metadata, std::span<const std::uint8_t> bytes,
-                    std::int64_t now_ms) override {
-    validate_put(metadata, now_ms);
-    if (options_.read_only) throw ReadOnlyStore(std::string(kStoreName) + ": opened read-only");
-    const std::string id = options_.hasher(bytes);
-    std::lock_guard lock(mutex_);
-    hook(PutHookPoint::before_begin);
-    try {
-      Transaction transaction(connection_, Transaction::Kind::write);
-      const sql::StoredState stored = read_rows(id).state();
-      const std::optional<SegmentRecord>& existing = stored.record;
-      const bool bytes_equal = existing && stored_bytes_equal(id, bytes);
-      hook(PutHookPoint::after_read);
-      SegmentRecord record = decide_put(existing, bytes_equal, kStoreName, metadata, id,
-                                        static_cast<std::int64_t>(bytes.size()), now_ms,
-                                        options_.ttl_ms);
-      write_record(record, existing ? std::span<const std::uint8_t>() : bytes, stored);
-      hook(PutHookPoint::before_commit);
-      transaction.commit();
-      return record;
-    } catch (const StorageError& error) {  // the transaction has rolled back
-      throw StorageError(std::string(kStoreName) + ": put " + id + ": " + error.what());
-    }
-  }
-
-  std::optional<StoredSegment> get(const std::string& segment_id) override {
-    if (!is_well_formed_segment_id(segment_id)) return std::nullopt;
-    std::lock_guard lock(mutex_);
-    Bytes bytes;
-    std::optional<SegmentRecord> record = read_record(segment_id, &bytes);  // one snapshot (D11)
-    if (!record) return std::nullopt;
-    return StoredSegment{std::move(*record), std::move(bytes)};
-  }
-
-  std::optional<SegmentRecord> find(const SegmentFindKey& key, std::int64_t now_ms) override {
-    std::lock_guard lock(mutex_);
-    Transaction snapshot(connection_, Transaction::Kind::read);  // D11
-    std::set<std::string> ids;
-    for (const char* sql : {kFindPublished, kFindLegacy}) {
-      Statement query = connection_.prepare(sql);
-      query.bind(1, std::string_view(key.partition))
-          .bind(2, std::string_view(key.log_epoch))
-          .bind(3, std::string_view(key.table))
-          .bind(4, std::string_view(key.scope_digest))
-          .bind(5, key.schema_version)
-          .bind(6, key.as_of_commit_seq)
-          .bind(7, now_ms);
-      while (query.step()) ids.insert(query.text("segment_id"));
-    }
-    std::vector<SegmentRecord> candidates;
-    for (const auto& id : ids) {
-      if (auto record = read_record(id)) candidates.push_back(std::move(*record));
-    }
-    return choose_find_result(candidates, key, now_ms);
-  }
-
-  SegmentStoreStats stats() override {
-    std::lock_guard lock(mutex_);
-    Statement query = connection_.prepare(
-        "SELECT count(*) AS count, coalesce(sum(byte_length), 0) AS bytes, "
-        "coalesce(sum(media_type = 'sqlite'), 0) AS sqlite_segments FROM sync_segments");
-    query.step();
-    SegmentStoreStats stats;
-    stats.count = query.integer("count");
-    stats.bytes = query.integer("bytes");
-    stats.sqlite_segments = query.integer("sqlite_segments");
-    stats.rows_segments = stats.count - stats.sqlite_segments;
-    return stats;
-  }
-
- private:
-  void hook(PutHookPoint point) const {
-    if (options_.put_hook) options_.put_hook(point);
-  }
-
-  // The record of `id`, or absent; with `bytes`, its stored bytes too. One
+  // Everything stored under `id`; with `bytes`, its stored bytes too. One
   // statement (sql::record_query), hence one snapshot even outside a
-  // transaction.
-  std::optional<SegmentRecord> read_record(const std::string& id, Bytes* bytes = nullptr) {
-    return read_rows(id, bytes).record();
-  }
-
-  sql::RecordRows read_rows(const std::string& id, Bytes* bytes = nullptr) {
+  // transaction (D11).
+  sql::RecordRows read(const std::string& id, Bytes* bytes = nullptr) {
     Statement rows = connection_.prepare(bytes ? kReadRecordWithBytes : kReadRecord);
     rows.bind(1, std::string_view(id));
     sql::RecordRows record;
@@ -176,8 +86,8 @@ class SqliteSegmentStore final : public SegmentStore {
   // Writes `record` over `stored`, what is stored for its id. A new segment
   // inserts its bytes; an existing one keeps its (proven identical) bytes in
   // place.
-  void write_record(const SegmentRecord& record, std::span<const std::uint8_t> bytes,
-                    const sql::StoredState& stored) {
+  void write(const SegmentRecord& record, std::span<const std::uint8_t> bytes,
+             const sql::StoredState& stored) {
     const auto bind_to = [](Statement& statement) {
       return [&statement](int index, const auto& value) {
         if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>) {
@@ -227,9 +137,100 @@ class SqliteSegmentStore final : public SegmentStore {
     }
   }
 
-  const SegmentStoreOptions options_;
-  std::mutex mutex_;
+ private:
+  Connection& connection_;
+};
+
+// BEGIN IMMEDIATE takes SQLite's database-wide write lock (D6) before the
+// record is read.
+class SqlitePut final : public SegmentPutTransaction {
+ public:
+  SqlitePut(Connection& connection, std::string segment_id)
+      : rows_(connection),
+        segment_id_(std::move(segment_id)),
+        transaction_(connection, Transaction::Kind::write) {}
+
+  std::optional<SegmentRecord> read() override {
+    stored_ = rows_.read(segment_id_).state();
+    return stored_.record;
+  }
+  bool stored_bytes_equal(std::span<const std::uint8_t> bytes) override {
+    return rows_.stored_bytes_equal(segment_id_, bytes);
+  }
+  void write(const SegmentRecord& record, std::span<const std::uint8_t> bytes) override {
+    rows_.write(record, stored_.record ? std::span<const std::uint8_t>() : bytes, stored_);
+  }
+  void commit() override { transaction_.commit(); }
+
+ private:
+  SegmentRows rows_;
+  const std::string segment_id_;
+  Transaction transaction_;
+  sql::StoredState stored_;
+};
+
+class SqliteSegmentStore final : public SegmentStoreBase {
+ public:
+  SqliteSegmentStore(const std::string& path, SegmentStoreOptions options,
+                     SqliteSegmentStoreOptions sqlite_options)
+      : SegmentStoreBase(kStoreName, std::move(options)),
+        connection_(path, this->options().read_only, this->options().lock_wait_ms),
+        rows_(connection_) {
+    if (this->options().read_only) {
+      sqlite::emulate_segment_upgrade(connection_);
+    } else {
+      connection_.exec(sqlite_durability_pragmas(sqlite_options.durability));
+      sqlite::upgrade_segment_tables(connection_);
+    }
+  }
+
+ private:
+  std::unique_ptr<SegmentPutTransaction> begin_put(const std::string& segment_id) override {
+    return std::make_unique<SqlitePut>(connection_, segment_id);
+  }
+
+  std::optional<StoredSegment> read_segment(const std::string& segment_id) override {
+    Bytes bytes;
+    std::optional<SegmentRecord> record = rows_.read(segment_id, &bytes).record();
+    if (!record) return std::nullopt;
+    return StoredSegment{std::move(*record), std::move(bytes)};
+  }
+
+  std::vector<SegmentRecord> find_candidates(const SegmentFindKey& key) override {
+    Transaction snapshot(connection_, Transaction::Kind::read);  // D11
+    std::set<std::string> ids;
+    for (const char* sql : {kFindPublished, kFindLegacy}) {
+      Statement query = connection_.prepare(sql);
+      query.bind(1, std::string_view(key.partition))
+          .bind(2, std::string_view(key.log_epoch))
+          .bind(3, std::string_view(key.table))
+          .bind(4, std::string_view(key.scope_digest))
+          .bind(5, key.schema_version)
+          .bind(6, key.as_of_commit_seq);
+      while (query.step()) ids.insert(query.text("segment_id"));
+    }
+    std::vector<SegmentRecord> candidates;
+    for (const auto& id : ids) {
+      if (auto record = rows_.read(id).record()) candidates.push_back(std::move(*record));
+    }
+    return candidates;
+  }
+
+  SegmentStoreStats read_stats() override {
+    Statement query = connection_.prepare(
+        "SELECT count(*) AS count, coalesce(sum(byte_length), 0) AS bytes, "
+        "coalesce(sum(media_type = 'sqlite'), 0) AS sqlite_segments FROM sync_segments");
+    query.step();
+    SegmentStoreStats stats;
+    stats.count = query.integer("count");
+    stats.bytes = query.integer("bytes");
+    stats.sqlite_segments = query.integer("sqlite_segments");
+    stats.rows_segments = stats.count - stats.sqlite_segments;
+    return stats;
+  }
+
   Connection connection_;
+  SegmentRows rows_;
 };
 
 }  // namespace
