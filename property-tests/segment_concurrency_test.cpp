@@ -101,10 +101,10 @@ rc::Gen<Race> race() {
       // Often exactly one TTL (give or take 1 ms) before some thread's clock:
       // the prune boundary (D1: expired at expiresAt <= now).
       const std::int64_t boundary = *rc::gen::elementOf(r.nows) - kTtl +
-                                    *rc::gen::element<std::int64_t>(-1, 0, 1);
+                                    *rc::gen::element<std::int64_t>(-1, 0, 0, 1);
       r.earlier.push_back(*rc::gen::weightedOneOf<std::int64_t>(
-          {{1, rc::gen::just(boundary)},
-           {2, rc::gen::inRange<std::int64_t>(kNow - 2 * kTtl, kNow + 1000)}}));
+          {{2, rc::gen::just(boundary)},
+           {1, rc::gen::inRange<std::int64_t>(kNow - 2 * kTtl, kNow + 1000)}}));
     }
     r.collides.resize(static_cast<std::size_t>(threads), false);
     if (earlier > 0) {

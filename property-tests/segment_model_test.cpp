@@ -192,7 +192,8 @@ std::vector<SegmentFindKey> known_keys(const ModelState& s) {
 // universe, so half the time take a known context and either keep its grant
 // (re-publication in place, either row count) or change one field of it
 // (a neighbouring grant: same find key with another next cursor, another
-// digest, pin, epoch or table).
+// digest, pin, epoch, partition, row cursor or table; grants that differ
+// only in "p\n" against "p\\n" must stay two grants).
 SegmentMetadata pick_metadata(const ModelState& s) {
   enum class Pick { fresh, same_grant, neighbour };
   const std::vector<SegmentMetadata> known = known_metadata(s);
@@ -205,11 +206,13 @@ SegmentMetadata pick_metadata(const ModelState& s) {
   const SegmentMetadata other = *any_metadata();
   chosen.row_count = other.row_count;
   if (pick == Pick::neighbour) {
-    switch (*rc::gen::inRange(0, 5)) {
+    switch (*rc::gen::inRange(0, 7)) {
       case 0: chosen.next_row_cursor = other.next_row_cursor; break;
       case 1: chosen.scope_digest = other.scope_digest; break;
       case 2: chosen.as_of_commit_seq = other.as_of_commit_seq; break;
       case 3: chosen.log_epoch = other.log_epoch; break;
+      case 4: chosen.partition = other.partition; break;  // "p\n" next to "p\\n"
+      case 5: chosen.row_cursor = other.row_cursor; break;
       default: chosen.table = other.table; break;
     }
   }
@@ -471,6 +474,24 @@ struct Advance : ClockStep {
                                   {2, rc::gen::inRange<std::int64_t>(0, 2 * kTtlMs + 1)}})) {}
 };
 
+// The clock lands on a grant's expiry or one millisecond either side: the
+// boundary every expiry rule shares (D1: expired iff expiresAt <= now).
+struct ToExpiry : ClockStep {
+  explicit ToExpiry(const ModelState& s) : ClockStep("to_expiry", step_to_an_expiry(s)) {}
+
+  static std::int64_t step_to_an_expiry(const ModelState& s) {
+    std::vector<std::int64_t> expiries;
+    for (const std::string& id : s.model.ids()) {
+      const std::optional<StoredSegment> stored = s.model.get(id);
+      for (const SegmentPublication& p : stored->record.publications) {
+        expiries.push_back(p.expires_at_ms);
+      }
+    }
+    RC_PRE(!expiries.empty());
+    return *rc::gen::elementOf(expiries) - s.now + *rc::gen::element<std::int64_t>(-1, 0, 0, 1);
+  }
+};
+
 // The caller's clock is not monotonic: now jumps, backwards as well.
 struct Jump : ClockStep {
   Jump() : ClockStep("jump", *rc::gen::inRange<std::int64_t>(-3 * kTtlMs, 3 * kTtlMs + 1)) {}
@@ -577,7 +598,7 @@ TEST_P(PropModel, PROP_MODEL_StoreMatchesModel) {
     // Repetition weighs the choice: puts and finds are the interesting steps.
     rc::state::check(initial, sut,
                      rc::state::gen::execOneOfWithArgs<Put, Put, Put, Find, Find, Get, Advance,
-                                                       Advance, Jump, Reopen, Corrupt, Download,
+                                                       ToExpiry, Jump, Reopen, Corrupt, Download,
                                                        Download>());
   });
 }
