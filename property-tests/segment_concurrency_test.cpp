@@ -270,6 +270,7 @@ TEST_P(PropConcurrency, IMPL_R46_ReadInsideWriteLockSchedule) {
     } catch (...) {
       first_failure = std::current_exception();
     }
+    first_holds_lock.give_up();  // a put that never reached the gate will not now
   });
   std::thread second_put;
   const bool first_reached = first_holds_lock.wait_until_reached();
@@ -281,6 +282,7 @@ TEST_P(PropConcurrency, IMPL_R46_ReadInsideWriteLockSchedule) {
       } catch (...) {
         second_failure = std::current_exception();
       }
+      second_started.give_up();
     });
   }
   const bool second_reached = first_reached && second_started.wait_until_reached();
@@ -288,8 +290,10 @@ TEST_P(PropConcurrency, IMPL_R46_ReadInsideWriteLockSchedule) {
   first_put.join();
   if (second_put.joinable()) second_put.join();
 
-  ASSERT_TRUE(first_reached) << "put A never reached after_read (watchdog)";
-  ASSERT_TRUE(second_reached) << "put B never reached before_begin (watchdog)";
+  ASSERT_TRUE(first_reached) << "put A never reached after_read (it ended first, or the watchdog "
+                               "fired)";
+  ASSERT_TRUE(second_reached) << "put B never reached before_begin (it ended first, or the "
+                                 "watchdog fired)";
   if (first_failure) std::rethrow_exception(first_failure);
   if (second_failure) std::rethrow_exception(second_failure);
 

@@ -4,8 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace ssp::harness {
 namespace {
+
+// Whether one of `problems` contains `text`.
+bool mentions(const std::vector<std::string>& problems, const std::string& text) {
+  return std::any_of(problems.begin(), problems.end(),
+                     [&](const std::string& p) { return p.find(text) != std::string::npos; });
+}
 
 TEST(Catalog, TRACE_1_EveryTestIsCatalogedUnderItsRequirement) {
   record_spec("Catalog", "TRACE-1");
@@ -26,16 +34,32 @@ TEST(Catalog, TRACE_2_TheCheckFindsEachKindOfDrift) {
   const std::vector<std::string> registered = {"Suite.R1_Exists", "Suite.R2_Misfiled",
                                                "Suite.R4_Uncataloged"};
   const auto problems = catalog_problems(catalog, registered);
-  const auto mentions = [&](const std::string& text) {
-    return std::any_of(problems.begin(), problems.end(),
-                       [&](const std::string& p) { return p.find(text) != std::string::npos; });
+  EXPECT_TRUE(mentions(problems, "Suite.R1_Missing, which does not exist"));
+  EXPECT_TRUE(mentions(problems, "Suite.R2_Misfiled is listed under R1"));
+  EXPECT_TRUE(mentions(problems, "R1 is also listed in a.md"));
+  EXPECT_TRUE(mentions(problems, "Suite.R4_Uncataloged is in no row"));
+  EXPECT_FALSE(mentions(problems, "OtherBinary"))
+      << "suites of other executables are not checked here";
+  EXPECT_EQ(problems.size(), 5u);  // and b.md's R1 names no test (TRACE-3)
+}
+
+TEST(Catalog, TRACE_3_ARowWithoutAnExistingTestIsReported) {
+  record_spec("Catalog", "TRACE-3");
+  const std::vector<CatalogEntry> catalog = {
+      {"a.md", "R1", "§5.1", "MUST", {"Suite.R1_Exists"}},
+      {"a.md", "R2", "§5.1", "MUST", {}},
+      {"a.md", "R3", "§5.1", "MUST", {"Elsewhere.R3_Gone"}},
   };
-  EXPECT_TRUE(mentions("Suite.R1_Missing, which does not exist"));
-  EXPECT_TRUE(mentions("Suite.R2_Misfiled is listed under R1"));
-  EXPECT_TRUE(mentions("R1 is also listed in a.md"));
-  EXPECT_TRUE(mentions("Suite.R4_Uncataloged is in no row"));
-  EXPECT_FALSE(mentions("OtherBinary")) << "suites of other executables are not checked here";
-  EXPECT_EQ(problems.size(), 4u);
+  const std::vector<std::string> registered = {"Suite.R1_Exists"};
+  // One executable: the empty row is a problem; another suite may live elsewhere.
+  const auto here = catalog_problems(catalog, registered);
+  EXPECT_TRUE(mentions(here, "requirement R2 names no test"));
+  EXPECT_FALSE(mentions(here, "Elsewhere"));
+  EXPECT_EQ(here.size(), 1u);
+  // Every executable: a listed test of a suite none of them has is missing.
+  const auto everywhere = catalog_problems(catalog, registered, RegisteredScope::all_executables);
+  EXPECT_TRUE(mentions(everywhere, "R3 lists Elsewhere.R3_Gone, which does not exist"));
+  EXPECT_EQ(everywhere.size(), 2u);
 }
 
 }  // namespace

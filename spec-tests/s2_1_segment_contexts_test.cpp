@@ -1,6 +1,7 @@
 // Identical bytes under another partition (§2.1), log epoch (§2.1), table or
 // pin (§5.3) are distinct publications of one content address
 // (segments.md §4, R17, the store half of R19, R20).
+#include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 
 namespace ssp::harness {
@@ -19,12 +20,14 @@ TEST_P(SegmentContexts, R17_TwoPartitionsKeepTwoPublications) {
   const std::string id = store().put(p1, empty, kNow).segment_id;
   store().put(p2, empty, kNow + 1);
 
-  const SegmentRecord record = store().get(id)->record;
+  const SegmentRecord record = require_found(store().get(id), "get(id)").record;
   ASSERT_EQ(record.publications.size(), 2u);
   EXPECT_EQ(record.metadata.partition, "p2");  // the latest publisher
   EXPECT_EQ(record.scope_digests, (std::vector<std::string>{"digest-b", "digest-a"}));
-  EXPECT_EQ(store().find(find_key_of(p1), kNow + 2)->metadata.partition, "p1");
-  EXPECT_EQ(store().find(find_key_of(p2), kNow + 2)->metadata.partition, "p2");
+  EXPECT_EQ(require_found(store().find(find_key_of(p1), kNow + 2), "find(p1)").metadata.partition,
+            "p1");
+  EXPECT_EQ(require_found(store().find(find_key_of(p2), kNow + 2), "find(p2)").metadata.partition,
+            "p2");
 }
 
 TEST_P(SegmentContexts, R19_AnotherEpochNeverReusesAndRepublishingAppends) {
@@ -38,16 +41,17 @@ TEST_P(SegmentContexts, R19_AnotherEpochNeverReusesAndRepublishingAppends) {
   EXPECT_FALSE(store().find(find_key_of(new_epoch), kNow + 1));
 
   store().put(new_epoch, bytes, kNow + kHour);
-  auto publications = store().get(id)->record.publications;
+  auto publications = require_found(store().get(id), "get(id)").record.publications;
   ASSERT_EQ(publications.size(), 2u);
   EXPECT_EQ(publications[0].metadata.log_epoch, "epoch-1");
   EXPECT_EQ(publications[1].metadata.log_epoch, "epoch-2");
-  EXPECT_EQ(store().find(find_key_of(new_epoch), kNow + kHour + 1)->metadata.log_epoch,
+  EXPECT_EQ(require_found(store().find(find_key_of(new_epoch), kNow + kHour + 1), "find(new epoch)")
+                .metadata.log_epoch,
             "epoch-2");
 
   // The old epoch's grant stays until it has expired and a put prunes it.
   store().put(new_epoch, bytes, kNow + kTtl);
-  publications = store().get(id)->record.publications;
+  publications = require_found(store().get(id), "get(id)").record.publications;
   ASSERT_EQ(publications.size(), 1u);
   EXPECT_EQ(publications[0].metadata.log_epoch, "epoch-2");
 }
@@ -64,7 +68,7 @@ TEST_P(SegmentContexts, R20_TablesAndPinsAreFoundByTheirOwnKey) {
   const std::string id = store().put(tasks, bytes, kNow).segment_id;
   store().put(docs, bytes, kNow + 1);
 
-  EXPECT_EQ(store().get(id)->record.publications.size(), 2u);
+  EXPECT_EQ(require_found(store().get(id), "get(id)").record.publications.size(), 2u);
   const auto found_tasks = store().find(find_key_of(tasks), kNow + 2);
   const auto found_docs = store().find(find_key_of(docs), kNow + 2);
   ASSERT_TRUE(found_tasks);

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/require_found.hpp"
 #include "harness/storage_fixtures.hpp"
 #include "ssp/storage/layouts.hpp"
 #include "ssp/storage/schema_json.hpp"
@@ -80,11 +81,13 @@ TEST_P(LegacyUpgrade, FX_1_A0_21DatabaseIsServedAtItsVersion) {
     EXPECT_EQ(storage().get_row(fixture.partition, fixture.table, fixture.row.row_id), fixture.row);
   }
   // The generator's payloads decode to the values it was given.
-  const auto t1 = storage::decode_row(example_compiled().find("tasks")->layout(),
-                                      storage().get_row("globex", "tasks", "t1")->payload);
+  const auto t1 = storage::decode_row(
+      example_compiled().find("tasks")->layout(),
+      require_found(storage().get_row("globex", "tasks", "t1"), "get_row(globex tasks t1)")
+          .payload);
   EXPECT_EQ(std::get<std::string>(t1[2]), "Ünïcode ✓");
   EXPECT_EQ(std::get<std::string>(t1[4]), "[1,2]");
-  EXPECT_EQ(*storage().read_projection("acme", "tasks", "t2"),
+  EXPECT_EQ(storage().read_projection("acme", "tasks", "t2"),
             (storage::Row{std::string("t2"), std::string("p1"), storage::RowValue{std::monostate{}},
                           true, storage::RowValue{std::monostate{}}, storage::Bytes{1, 2}}));
 }
@@ -145,7 +148,8 @@ TEST_P(LegacyUpgrade, FX_2_A0_21DatabaseMigratesAnAppendAndKeepsEveryRow) {
   EXPECT_EQ(report.rewritten_rows, 2);  // the two notes
   for (const FixtureRow& fixture : fixture_rows()) {
     const storage::StoredRow row =
-        *storage().get_row(fixture.partition, fixture.table, fixture.row.row_id);
+        require_found(storage().get_row(fixture.partition, fixture.table, fixture.row.row_id),
+                      "get_row of fixture row " + fixture.row.row_id);
     EXPECT_EQ(row.server_version, fixture.row.server_version);
     EXPECT_EQ(row.scopes, fixture.row.scopes);
     auto expected =

@@ -5,6 +5,8 @@
 #include <future>
 #include <thread>
 
+#include "harness/put_gate.hpp"
+#include "harness/require_found.hpp"
 #include "harness/storage_fixtures.hpp"
 #include "ssp/storage/layouts.hpp"
 #include "ssp/storage/server_readiness.hpp"
@@ -275,7 +277,8 @@ TEST_P(Marker, Q6_ConcurrentStartupsSerializeOnTheMigrationLock) {
   first_options.ensure_hook = [&](storage::EnsureHookPoint point) {
     if (point != storage::EnsureHookPoint::after_lock) return;
     first_locked.set_value();
-    release_first.get_future().wait();
+    // Watchdog only: if the test ends early, the startup goes on, never hangs.
+    release_first.get_future().wait_for(kWatchdog);
   };
   storage::ServerStorageOptions second_options;
   second_options.ensure_hook = [&](storage::EnsureHookPoint point) {
@@ -285,12 +288,10 @@ TEST_P(Marker, Q6_ConcurrentStartupsSerializeOnTheMigrationLock) {
   auto second = open(second_options);
   auto first_done =
       std::async(std::launch::async, [&] { return first->ensure_schema(compiled(bumped)); });
-  ASSERT_EQ(first_locked.get_future().wait_for(std::chrono::seconds(60)),
-            std::future_status::ready);
+  ASSERT_EQ(first_locked.get_future().wait_for(kWatchdog), std::future_status::ready);
   auto second_done =
       std::async(std::launch::async, [&] { return second->ensure_schema(compiled(bumped)); });
-  ASSERT_EQ(second_trying.get_future().wait_for(std::chrono::seconds(60)),
-            std::future_status::ready);
+  ASSERT_EQ(second_trying.get_future().wait_for(kWatchdog), std::future_status::ready);
   release_first.set_value();
   const SchemaReport first_report = first_done.get();
   const SchemaReport second_report = second_done.get();
@@ -305,8 +306,9 @@ TEST_P(Marker, Q6_ConcurrentStartupsSerializeOnTheMigrationLock) {
                         R"(,{"name":"priority","type":"integer","nullable":true})");
   EXPECT_EQ(marker(), "4|" + bumped_layouts);
   // Re-encoded once, under the bumped layout: a trailing NULL.
-  const storage::Row values = storage::decode_row(compiled(bumped).find("tasks")->layout(),
-                                                  second->get_row("acme", "tasks", "t1")->payload);
+  const storage::Row values = storage::decode_row(
+      compiled(bumped).find("tasks")->layout(),
+      require_found(second->get_row("acme", "tasks", "t1"), "get_row(acme tasks t1)").payload);
   ASSERT_EQ(values.size(), 7u);
   EXPECT_TRUE(std::holds_alternative<std::monostate>(values[6]));
   EXPECT_THAT(database().column_names("tasks"), ::testing::Contains("priority"));

@@ -4,6 +4,7 @@
 // transaction.
 #include <gmock/gmock.h>
 
+#include "harness/require_found.hpp"
 #include "harness/storage_fixtures.hpp"
 #include "ssp/storage/layouts.hpp"
 #include "ssp/storage/physical_names.hpp"
@@ -62,7 +63,8 @@ SSP_SQL_BACKENDS(Migration);
 TEST_P(Migration, C_1_NullableAppendWithIndexChange) {
   record_spec("§2.4", "C-1");
   seed();
-  const storage::StoredRow before = *storage().get_row("acme", "tasks", "t1");
+  const storage::StoredRow before =
+      require_found(storage().get_row("acme", "tasks", "t1"), "get_row(acme tasks t1)");
   storage::ServerSchema bumped = with_priority();
   bumped.tables[0].indexes = {{"by_done", {"done"}, false}};
   auto migrated = open();
@@ -73,13 +75,15 @@ TEST_P(Migration, C_1_NullableAppendWithIndexChange) {
   EXPECT_THAT(database().column_names("tasks"), Contains("priority"));
   EXPECT_EQ(database().index_names("tasks"), std::vector<std::string>{"sync_ix_by_done"});
   EXPECT_EQ(marker(), "4|" + storage::layouts_json(compiled(bumped)));
-  const storage::StoredRow after = *migrated->get_row("acme", "tasks", "t1");
+  const storage::StoredRow after =
+      require_found(migrated->get_row("acme", "tasks", "t1"), "get_row(acme tasks t1)");
   EXPECT_EQ(after.server_version, before.server_version);
   EXPECT_EQ(after.scopes, before.scopes);
   Row expected = decoded(example_compiled(), "tasks", before);
   expected.emplace_back(std::monostate{});
   EXPECT_EQ(decoded(compiled(bumped), "tasks", after), expected);
-  const Row projection = *migrated->read_projection("acme", "tasks", "t1");
+  const Row projection = require_found(migrated->read_projection("acme", "tasks", "t1"),
+                                       "read_projection(acme tasks t1)");
   EXPECT_TRUE(std::holds_alternative<std::monostate>(projection.at(6)));
   EXPECT_EQ(std::get<std::string>(projection.at(2)), "Write spec");
   // The new column is nullable: a row written under V+1 without it is fine,
@@ -91,7 +95,10 @@ TEST_P(Migration, C_1_NullableAppendWithIndexChange) {
                         1,
                         {{"project_id", "p1"}},
                         storage::encode_row(compiled(bumped).find("tasks")->layout(), with_value)});
-  EXPECT_EQ(std::get<std::int64_t>(migrated->read_projection("acme", "tasks", "t3")->at(6)), 7);
+  EXPECT_EQ(std::get<std::int64_t>(require_found(migrated->read_projection("acme", "tasks", "t3"),
+                                                 "read_projection(acme tasks t3)")
+                                       .at(6)),
+            7);
 }
 
 TEST_P(Migration, C_2_DroppedTableIsRetiredWithItsScopesAndBlobRefs) {
@@ -206,9 +213,11 @@ TEST_P(Migration, C_4_MaterializeOnBackfillsAndIndexesOffKeepsColumnsAndDropsInd
   EXPECT_EQ(report.rewritten_rows, 2);  // both notes, in both partitions
   EXPECT_THAT(database().column_names("notes"), Contains("body"));
   EXPECT_EQ(database().index_names("notes"), std::vector<std::string>{"sync_ix_by_space"});
-  const Row n1 = *migrated->read_projection("acme", "notes", "n1");
+  const Row n1 = require_found(migrated->read_projection("acme", "notes", "n1"),
+                               "read_projection(acme notes n1)");
   EXPECT_EQ(n1, (Row{std::string("n1"), std::string("s1"), storage::Bytes{0xde, 0xad}}));
-  const Row n2 = *migrated->read_projection("globex", "notes", "n2");
+  const Row n2 = require_found(migrated->read_projection("globex", "notes", "n2"),
+                               "read_projection(globex notes n2)");
   EXPECT_EQ(n2, (Row{std::string("n2"), std::string("s2"), storage::RowValue{std::monostate{}}}));
   // tasks: stale projection columns stay, owned indexes go, none come back.
   EXPECT_THAT(database().column_names("tasks"), Contains("title"));
@@ -244,7 +253,8 @@ TEST_P(Migration, C_5_IndexRebuildKeepsOperatorIndexesAndMovesNames) {
 TEST_P(Migration, C_6_PreMarkerDatabaseGetsColumnsAndMarkerWithoutRewrite) {
   record_spec("§2.4", "C-6");
   seed();
-  const storage::StoredRow before = *storage().get_row("acme", "tasks", "t1");
+  const storage::StoredRow before =
+      require_found(storage().get_row("acme", "tasks", "t1"), "get_row(acme tasks t1)");
   for (const char* forget : {"DELETE FROM sync_schema_meta", "DROP TABLE sync_schema_meta"}) {
     SCOPED_TRACE(forget);
     database().exec(forget);
@@ -256,7 +266,9 @@ TEST_P(Migration, C_6_PreMarkerDatabaseGetsColumnsAndMarkerWithoutRewrite) {
     EXPECT_FALSE(report.stored_version);
     EXPECT_EQ(report.rewritten_rows, 0);
     EXPECT_THAT(database().column_names("tasks"), Contains("priority"));
-    EXPECT_EQ(migrated->get_row("acme", "tasks", "t1")->payload, before.payload);  // not rewritten
+    EXPECT_EQ(
+        require_found(migrated->get_row("acme", "tasks", "t1"), "get_row(acme tasks t1)").payload,
+        before.payload);  // not rewritten
     EXPECT_EQ(marker(),
               std::to_string(bumped.version) + "|" + storage::layouts_json(compiled(bumped)));
   }

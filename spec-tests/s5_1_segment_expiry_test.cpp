@@ -1,6 +1,7 @@
 // Segments are cache entries (§5.1): every publication has its own lifetime,
 // and a put forgets the expired publications of the record it writes
 // (prune-on-put, DECISIONS D1–D3; segments.md §4, R22–R27, store half of R29).
+#include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/publication_selection.hpp"
 
@@ -23,7 +24,7 @@ TEST_P(SegmentExpiry, R22_PutPrunesExpiredPublicationsAndExtendsNoOther) {
   store().put(pin(2), bytes, kNow + kHour);
   store().put(pin(3), bytes, kNow + kTtl + 1);
 
-  const auto publications = store().get(id)->record.publications;
+  const auto publications = require_found(store().get(id), "get(id)").record.publications;
   ASSERT_EQ(publications.size(), 2u);
   EXPECT_EQ(publications[0].metadata.as_of_commit_seq, 2);
   EXPECT_EQ(publications[0].expires_at_ms, kNow + kHour + kTtl);  // unchanged
@@ -36,7 +37,7 @@ TEST_P(SegmentExpiry, R23_APublicationExpiringExactlyNowIsPruned) {
   const Bytes bytes = payload("boundary");
   const std::string id = store().put(pin(1), bytes, kNow).segment_id;
   store().put(pin(2), bytes, kNow + kTtl);  // now == pin 1's expiresAtMs (D1)
-  const auto publications = store().get(id)->record.publications;
+  const auto publications = require_found(store().get(id), "get(id)").record.publications;
   ASSERT_EQ(publications.size(), 1u);
   EXPECT_EQ(publications[0].metadata.as_of_commit_seq, 2);
 
@@ -44,7 +45,7 @@ TEST_P(SegmentExpiry, R23_APublicationExpiringExactlyNowIsPruned) {
   const Bytes other = payload("boundary - 1");
   const std::string kept = store().put(pin(1), other, kNow).segment_id;
   store().put(pin(2), other, kNow + kTtl - 1);
-  EXPECT_EQ(store().get(kept)->record.publications.size(), 2u);
+  EXPECT_EQ(require_found(store().get(kept), "get(kept)").record.publications.size(), 2u);
 }
 
 TEST_P(SegmentExpiry, R24_DigestViewAndScopeRowsFollowPruning) {
@@ -53,7 +54,7 @@ TEST_P(SegmentExpiry, R24_DigestViewAndScopeRowsFollowPruning) {
   const std::string id = store().put(base_metadata(), bytes, kNow).segment_id;
   store().put(with_digest(base_metadata(), "digest-b"), bytes, kNow + kTtl + 1);
 
-  const SegmentRecord record = store().get(id)->record;
+  const SegmentRecord record = require_found(store().get(id), "get(id)").record;
   ASSERT_EQ(record.publications.size(), 1u);
   EXPECT_EQ(record.publications[0].metadata.scope_digest, "digest-b");
   EXPECT_EQ(record.scope_digests, std::vector<std::string>{"digest-b"});
@@ -71,7 +72,7 @@ TEST_P(SegmentExpiry, R25_AnExpiredSameContextIsForgottenThenAppendedFresh) {
   const std::int64_t again = kNow + kTtl + 5;
   store().put(base_metadata(), bytes, again);
 
-  const SegmentRecord record = store().get(id)->record;
+  const SegmentRecord record = require_found(store().get(id), "get(id)").record;
   ASSERT_EQ(record.publications.size(), 1u);
   EXPECT_EQ(record.publications[0].created_at_ms, again);  // D2: not the old creation
   EXPECT_EQ(record.publications[0].expires_at_ms, again + kTtl);
@@ -86,7 +87,8 @@ TEST_P(SegmentExpiry, R26_PruningTouchesOnlyTheRecordBeingPut) {
   store().put(pin(1), written, kNow);
   store().put(pin(2), written, kNow + kTtl + 1);
 
-  const auto publications = store().get(untouched_id)->record.publications;
+  const auto publications =
+      require_found(store().get(untouched_id), "get(untouched_id)").record.publications;
   ASSERT_EQ(publications.size(), 1u);
   EXPECT_EQ(publications[0].expires_at_ms, kNow + kTtl);  // expired, still visible to get
 }
@@ -112,12 +114,13 @@ TEST_P(SegmentExpiry, R29_AnExpiredPinDoesNotShadowALiveOne) {
   selector.log_epoch = "epoch-1";
   selector.scope_digest = "digest-a";
   selector.live_at_ms = kNow + kTtl + 1;
-  auto chosen = select_segment_publication(store().get(id)->record, selector);
+  auto chosen =
+      select_segment_publication(require_found(store().get(id), "get(id)").record, selector);
   ASSERT_TRUE(chosen);
   EXPECT_EQ(chosen->metadata.as_of_commit_seq, 2);
 
   store().put(pin(3), bytes, kNow + kTtl + 1);
-  chosen = select_segment_publication(store().get(id)->record, selector);
+  chosen = select_segment_publication(require_found(store().get(id), "get(id)").record, selector);
   ASSERT_TRUE(chosen);
   EXPECT_EQ(chosen->metadata.as_of_commit_seq, 3);  // the newest candidate
 }

@@ -2,6 +2,7 @@
 // (design notes segments.md §4, R1–R9).
 #include <gmock/gmock.h>
 
+#include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
 
@@ -36,8 +37,9 @@ TEST_P(SegmentIdentity, R1_PutReturnsContentAddressLengthAndTimes) {
   EXPECT_EQ(empty.segment_id,
             "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(empty.byte_length, 0);
-  ASSERT_TRUE(store().get(empty.segment_id));
-  EXPECT_TRUE(store().get(empty.segment_id)->bytes.empty());
+  const auto got_empty = store().get(empty.segment_id);
+  ASSERT_TRUE(got_empty);
+  EXPECT_TRUE(got_empty->bytes.empty());
 }
 
 TEST_P(SegmentIdentity, R2_FirstPutRoundTripsRecordAndExactBytes) {
@@ -137,7 +139,8 @@ TEST_P(SegmentIdentity, R8_CollisionCheckCoversExpiredEntries) {
   const SegmentRecord expired = colliding->put(base_metadata(), payload("B1"), kNow - kTtl - 1);
   ASSERT_LT(expired.expires_at_ms, kNow);
   EXPECT_THROW(colliding->put(base_metadata(), payload("B2"), kNow), SegmentCollision);
-  EXPECT_EQ(colliding->get(expired.segment_id)->bytes, payload("B1"));
+  EXPECT_EQ(require_found(colliding->get(expired.segment_id), "get(expired.segment_id)").bytes,
+            payload("B1"));
 }
 
 TEST_P(SegmentIdentity, R9_GetDoesNotReHashStoredBytes) {

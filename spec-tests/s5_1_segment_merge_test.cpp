@@ -3,6 +3,7 @@
 // R10–R16, and the publication key of §1.5, R51).
 #include <gmock/gmock.h>
 
+#include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/publication_key.hpp"
 
@@ -23,7 +24,7 @@ TEST_P(SegmentMerge, R10_SameContextRePutKeepsFirstCreationAndExtendsExpiry) {
   const std::string id = store().put(base_metadata(), bytes, kNow).segment_id;
   EXPECT_EQ(store().put(base_metadata(), bytes, kNow + 5000).segment_id, id);
 
-  const SegmentRecord record = store().get(id)->record;
+  const SegmentRecord record = require_found(store().get(id), "get(id)").record;
   EXPECT_EQ(record.created_at_ms, kNow);  // 0.21 refreshed it to NOW+5000
   EXPECT_EQ(record.expires_at_ms, kNow + 5000 + kTtl);
   EXPECT_EQ(record.scope_digests, std::vector<std::string>{"digest-a"});
@@ -40,7 +41,7 @@ TEST_P(SegmentMerge, R11_TwoDigestsOverIdenticalBytesAreBothKeptAndFindable) {
   const std::string id = store().put(a, bytes, kNow).segment_id;
   store().put(b, bytes, kNow + 5000);
 
-  const SegmentRecord record = store().get(id)->record;
+  const SegmentRecord record = require_found(store().get(id), "get(id)").record;
   EXPECT_EQ(record.metadata.scope_digest, "digest-b");
   EXPECT_EQ(record.scope_digests, (std::vector<std::string>{"digest-b", "digest-a"}));
   EXPECT_EQ(record.created_at_ms, kNow);
@@ -84,7 +85,7 @@ TEST_P(SegmentMerge, R14_EachPublicationKeepsItsOwnLifetime) {
   store().put(b, bytes, kNow + kHour);
   store().put(b, bytes, kNow + 2 * kHour);
 
-  const SegmentRecord record = store().get(id)->record;
+  const SegmentRecord record = require_found(store().get(id), "get(id)").record;
   ASSERT_EQ(record.publications.size(), 2u);
   EXPECT_EQ(record.publications[0].expires_at_ms, kNow + kTtl);  // not extended by b
   EXPECT_EQ(record.publications[1].created_at_ms, kNow + kHour);
@@ -104,13 +105,16 @@ TEST_P(SegmentMerge, R15_APutChangesNoOtherPublication) {
   const std::string id = store().put(base_metadata(), bytes, kNow).segment_id;
   store().put(with_digest(base_metadata(), "digest-b"), bytes, kNow + 10);
   store().put(with_pin(base_metadata(), 7), bytes, kNow + 20);
-  const std::vector<SegmentPublication> before = store().get(id)->record.publications;
+  const std::vector<SegmentPublication> before =
+      require_found(store().get(id), "get(id)").record.publications;
+  ASSERT_EQ(before.size(), 3u);
 
   // Re-publish the middle context, then append a fourth one.
   store().put(with_digest(base_metadata(), "digest-b"), bytes, kNow + 30);
   store().put(with_digest(base_metadata(), "digest-z"), bytes, kNow + 40);
 
-  const std::vector<SegmentPublication> after = store().get(id)->record.publications;
+  const std::vector<SegmentPublication> after =
+      require_found(store().get(id), "get(id)").record.publications;
   ASSERT_EQ(after.size(), 4u);
   EXPECT_EQ(after[0], before[0]);
   EXPECT_EQ(after[1].metadata, before[1].metadata);
@@ -127,13 +131,13 @@ TEST_P(SegmentMerge, R16_RowCountIsNotPartOfTheKeyButTheNextCursorIs) {
   const std::string id = store().put(m, bytes, kNow).segment_id;
   m.row_count = 77;
   store().put(m, bytes, kNow + 1);
-  auto publications = store().get(id)->record.publications;
+  auto publications = require_found(store().get(id), "get(id)").record.publications;
   ASSERT_EQ(publications.size(), 1u);
   EXPECT_EQ(publications[0].metadata.row_count, 77);
 
   m.next_row_cursor = "row-2";
   store().put(m, bytes, kNow + 2);
-  publications = store().get(id)->record.publications;
+  publications = require_found(store().get(id), "get(id)").record.publications;
   ASSERT_EQ(publications.size(), 2u);
   EXPECT_EQ(publications[1].metadata.next_row_cursor, "row-2");
 }

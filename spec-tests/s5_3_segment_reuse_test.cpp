@@ -1,5 +1,6 @@
 // §5.3 reuse: find answers a live, whole-table publication under the exact
 // seven-field key, narrowed to that publication (segments.md §4, R31–R34).
+#include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 
 namespace ssp::harness {
@@ -22,8 +23,9 @@ TEST_P(SegmentReuse, R31_FindReturnsTheLiveWholeTablePublication) {
   first_page.media_type = MediaType::rows;
   first_page.next_row_cursor = "row-100";
   store().put(first_page, payload("first page"), kNow);
-  ASSERT_TRUE(store().find(find_key_of(first_page), kNow + 1));
-  EXPECT_EQ(store().find(find_key_of(first_page), kNow + 1)->metadata.next_row_cursor, "row-100");
+  const auto found_first_page = store().find(find_key_of(first_page), kNow + 1);
+  ASSERT_TRUE(found_first_page);
+  EXPECT_EQ(found_first_page->metadata.next_row_cursor, "row-100");
 }
 
 TEST_P(SegmentReuse, R32_FindRefusesExpiredPagedAndEveryOtherKey) {
@@ -74,14 +76,16 @@ TEST_P(SegmentReuse, R34_BetweenSegmentsTheLongestLivedWinsThenTheSmallestId) {
   const SegmentFindKey key = find_key_of(base_metadata());
   store().put(base_metadata(), payload("older"), kNow);
   const std::string newer = store().put(base_metadata(), payload("newer"), kNow + 10).segment_id;
-  EXPECT_EQ(store().find(key, kNow + 11)->segment_id, newer);  // D5: greatest expiry
+  EXPECT_EQ(require_found(store().find(key, kNow + 11), "find(key)").segment_id,
+            newer);  // D5: greatest expiry
 
   // Equal lifetimes: the smaller segment id wins, whatever the put order.
   SegmentMetadata tied = base_metadata();
   tied.table = "tied";
   const std::string x = store().put(tied, payload("x"), kNow).segment_id;
   const std::string y = store().put(tied, payload("y"), kNow).segment_id;
-  EXPECT_EQ(store().find(find_key_of(tied), kNow + 1)->segment_id, std::min(x, y));
+  EXPECT_EQ(require_found(store().find(find_key_of(tied), kNow + 1), "find(tied)").segment_id,
+            std::min(x, y));
 }
 
 }  // namespace

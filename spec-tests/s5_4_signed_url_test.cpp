@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 
 #include "harness/download_fixtures.hpp"
+#include "harness/require_found.hpp"
 #include "ssp/base64url.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/scope_digest.hpp"
@@ -73,6 +74,7 @@ TEST_P(SignedUrl, SU_R1_MintedTokenHasTheSpecLayoutAndVerifies) {
   EXPECT_EQ(verdict.bytes, (Bytes{1, 2, 3}));
   ASSERT_TRUE(verdict.record);
   EXPECT_EQ(verdict.record->scope_digests, std::vector<std::string>{scope_digest(kP1)});
+  ASSERT_TRUE(verdict.claims);
   EXPECT_EQ(verdict.claims->exp, 1'750'000'600);
   // A TTL that is not a whole number of seconds rounds exp down, never up.
   EXPECT_EQ(signer.mint(kBytesId, "d", "p", kNow + 999, kTenMinutes).url_expires_at_ms,
@@ -161,11 +163,13 @@ TEST_P(SignedUrl, SU_R6_AnyCurrentEpochPublicationOfThePartitionMayCarrySd) {
   record_spec("§5.4", "SU-R6");
   store().put(published_for(kP1), Bytes{1, 2, 3}, kNow);
   store().put(published_for(kP2), Bytes{1, 2, 3}, kNow + 1);  // primary digest is now p2's
-  ASSERT_EQ(store().get(kBytesId)->record.metadata.scope_digest, scope_digest(kP2));
+  ASSERT_EQ(require_found(store().get(kBytesId), "get(kBytesId)").record.metadata.scope_digest,
+            scope_digest(kP2));
   const std::string non_primary =
       signer.mint(kBytesId, scope_digest(kP1), "p", kNow + 2, kTenMinutes).token;
   const auto verdict = verify(non_primary, kBytesId, kNow + 2);
   ASSERT_TRUE(verdict.accepted()) << token_refusal_name(*verdict.refusal);
+  ASSERT_TRUE(verdict.record);
   EXPECT_EQ(verdict.record->metadata.scope_digest, scope_digest(kP1));
 
   // After p rotates its epoch, the epoch-1 publications grant nothing.
@@ -196,6 +200,7 @@ TEST_P(SignedUrl, SU_R7_MalformedTokensAreRefusedNeverACrash) {
     ASSERT_FALSE(verdict.accepted());
     EXPECT_TRUE(verdict.refusal == TokenRefusal::malformed ||
                 verdict.refusal == TokenRefusal::bad_signature);
+    ASSERT_TRUE(verdict.error);
     EXPECT_EQ(verdict.error->code(), error_code::forbidden);
   }
   // Correctly signed payloads whose claims are not the §5.4 claims.
@@ -240,6 +245,7 @@ TEST_P(SignedUrl, SU_R9_TokenExpiryAloneBoundsTheGrant) {
   const std::string token = signer.mint(kBytesId, scope_digest(kP1), "p", kNow, kTenMinutes).token;
   const auto verdict = signer.verify(token, kBytesId, *short_lived, current_epoch, kNow + 5000);
   ASSERT_TRUE(verdict.accepted()) << token_refusal_name(*verdict.refusal);
+  ASSERT_TRUE(verdict.record);
   EXPECT_FALSE(verdict.record->publications.at(0).is_live(kNow + 5000));
 }
 

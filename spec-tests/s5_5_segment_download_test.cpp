@@ -3,10 +3,11 @@
 // UPG-R38; DL-R* are this project's rows in docs/requirements/download.md).
 #include <gmock/gmock.h>
 
-#include "harness/download_fixtures.hpp"
-#include "harness/fixture_files.hpp"
 #include <nlohmann/json.hpp>
 
+#include "harness/download_fixtures.hpp"
+#include "harness/fixture_files.hpp"
+#include "harness/require_found.hpp"
 #include "ssp/download_report.hpp"
 #include "ssp/scope_digest.hpp"
 #include "ssp/segment_download.hpp"
@@ -104,10 +105,10 @@ TEST_P(SegmentDownload, R12_EitherDigestOfIdenticalBytesDownloadsButNotTheirUnio
   store().put(published_for(kP2), bytes, kNow + 1);
 
   const auto first = download(id, kP1, kNow + 2);
-  expect_served(first, bytes);
+  ASSERT_NO_FATAL_FAILURE(expect_served(first, bytes));
   EXPECT_EQ(first.record->scope_digests, std::vector<std::string>{scope_digest(kP1)});
   const auto second = download(id, kP2, kNow + 2);
-  expect_served(second, bytes);
+  ASSERT_NO_FATAL_FAILURE(expect_served(second, bytes));
   EXPECT_EQ(second.record->scope_digests, std::vector<std::string>{scope_digest(kP2)});
 
   // The union of two grants is a third digest that no publication carries.
@@ -142,10 +143,10 @@ TEST_P(SegmentDownload, R18_IdenticalSegmentsFromTwoPartitionsEachDownloadInThei
   store().put(in_p2, Bytes{}, kNow + 1);
 
   const auto from_p1 = download(id, kP1, kNow + 2, Caller{"p1"});
-  expect_served(from_p1, Bytes{});
+  ASSERT_NO_FATAL_FAILURE(expect_served(from_p1, Bytes{}));
   EXPECT_EQ(from_p1.record->metadata.partition, "p1");
   const auto from_p2 = download(id, kP2, kNow + 2, Caller{"p2"});
-  expect_served(from_p2, Bytes{});
+  ASSERT_NO_FATAL_FAILURE(expect_served(from_p2, Bytes{}));
   EXPECT_EQ(from_p2.record->metadata.partition, "p2");
 
   // p1 presenting p2's scopes: p1 has an in-epoch publication, so forbidden.
@@ -171,7 +172,7 @@ TEST_P(SegmentDownload, R19_DescriptorFromARotatedEpochIsNotFound) {
   republished.log_epoch = "epoch-2";
   store().put(republished, bytes, kNow + 2);
   const auto after = download(id, kP1, kNow + 3, rotated);
-  expect_served(after, bytes);
+  ASSERT_NO_FATAL_FAILURE(expect_served(after, bytes));
   EXPECT_EQ(after.record->metadata.log_epoch, "epoch-2");
   // The old epoch's publication is still stored but only downloads in its epoch.
   expect_served(download(id, kP1, kNow + 3), bytes);
@@ -183,7 +184,7 @@ TEST_P(SegmentDownload, R21_NewerPublicationForAnotherTableDoesNotHideTheValidOn
   const std::string id = store().put(published_for(kP1, "tasks"), bytes, kNow).segment_id;
   store().put(published_for(kP1, "docs"), bytes, kNow + 1);  // docs lacks project_id
   const auto outcome = download(id, kP1, kNow + 2);
-  expect_served(outcome, bytes);
+  ASSERT_NO_FATAL_FAILURE(expect_served(outcome, bytes));
   EXPECT_EQ(outcome.record->metadata.table, "tasks");
 }
 
@@ -192,14 +193,15 @@ TEST_P(SegmentDownload, R24_PrunedDigestIsForbiddenNotExpired) {
   const Bytes bytes = payload("pruned");
   const std::string id = store().put(published_for(kP1), bytes, kNow).segment_id;
   store().put(published_for(kP2), bytes, kNow + kTtl + 1);  // prunes p1's publication
-  const auto record = store().get(id)->record;
+  const auto record = require_found(store().get(id), "get(id)").record;
   ASSERT_EQ(record.publications.size(), 1u);
   EXPECT_EQ(record.scope_digests, std::vector<std::string>{scope_digest(kP2)});
 
   // Design-notes Q1, pinned: the grant is forgotten, so this is a digest
   // mismatch (checkPermissions), not sync.segment_expired (retryLater).
   const auto outcome = download(id, kP1, kNow + kTtl + 2);
-  expect_refused(outcome, error_code::forbidden, DownloadStep::scope_digest_mismatch);
+  ASSERT_NO_FATAL_FAILURE(
+      expect_refused(outcome, error_code::forbidden, DownloadStep::scope_digest_mismatch));
   EXPECT_FALSE(outcome.error->entry.retryable);
   expect_served(download(id, kP2, kNow + kTtl + 2), bytes);
 }
@@ -209,7 +211,8 @@ TEST_P(SegmentDownload, R28_DownloadPastTheTtlIsRetryableSegmentExpired) {
   const std::string id = store().put(published_for(kP1), payload("ttl"), kNow).segment_id;
   expect_served(download(id, kP1, kNow + kTtl - 1), payload("ttl"));
   const auto outcome = download(id, kP1, kNow + kTtl);  // expiresAt <= now is expired
-  expect_refused(outcome, error_code::segment_expired, DownloadStep::expired);
+  ASSERT_NO_FATAL_FAILURE(
+      expect_refused(outcome, error_code::segment_expired, DownloadStep::expired));
   EXPECT_TRUE(outcome.error->entry.retryable);
   EXPECT_EQ(outcome.http_status, 404);
   expect_refused(download(id, kP1, kNow + 25 * kHour), error_code::segment_expired,
@@ -224,12 +227,12 @@ TEST_P(SegmentDownload, R29_ExpiredPinDoesNotShadowALiveOneAndTheNewestWins) {
 
   const std::int64_t after_a1 = kNow + kTtl + 1;
   const auto live_a2 = download(id, kP1, after_a1);
-  expect_served(live_a2, bytes);
+  ASSERT_NO_FATAL_FAILURE(expect_served(live_a2, bytes));
   EXPECT_EQ(live_a2.record->metadata.as_of_commit_seq, 2);
 
   store().put(with_pin(published_for(kP1), 3), bytes, after_a1);
   const auto newest = download(id, kP1, after_a1 + 1);
-  expect_served(newest, bytes);
+  ASSERT_NO_FATAL_FAILURE(expect_served(newest, bytes));
   EXPECT_EQ(newest.record->metadata.as_of_commit_seq, 3);
 }
 
@@ -257,7 +260,7 @@ TEST_P(SegmentDownload, UPG_R38_LegacyRowDownloadsUntilItExpires) {
 
   const Caller legacy_epoch{"p", "e"};
   const auto outcome = download(id, kP1, kNow + 1, legacy_epoch);
-  expect_served(outcome, Bytes{1, 2, 3});
+  ASSERT_NO_FATAL_FAILURE(expect_served(outcome, Bytes{1, 2, 3}));
   EXPECT_EQ(outcome.record->metadata.as_of_commit_seq, 42);
   EXPECT_EQ(outcome.record->expires_at_ms, kNow + kTtl);
   expect_refused(download(id, kP1, kNow + kTtl, legacy_epoch), error_code::segment_expired,
@@ -270,7 +273,7 @@ TEST_P(SegmentDownload, DL_R1_SuccessCarriesTheSpecHeadersAndTheNarrowedRecord) 
   const SegmentRecord put = store().put(published_for(kP1), bytes, kNow);
   store().put(published_for(kP2), bytes, kNow + 1);
   const auto outcome = download(put.segment_id, kP1, kNow + 2);
-  expect_served(outcome, bytes);
+  ASSERT_NO_FATAL_FAILURE(expect_served(outcome, bytes));
   EXPECT_EQ(outcome.headers,
             (std::vector<HttpHeader>{
                 {"Content-Type", "application/octet-stream"},
@@ -296,8 +299,11 @@ TEST_P(SegmentDownload, DL_R2_NotFoundComesBeforeAnyScopeOrHeaderCheck) {
   });
   expect_refused(download_with(throwing, id, "not json", kNow + 10 * kTtl), error_code::not_found,
                  DownloadStep::not_in_context);
-  EXPECT_EQ(download(id, kP1, kNow + 1).error->message,
-            download("sha256:" + std::string(64, '0'), kP1, kNow + 1).error->message);
+  const auto elsewhere_refused = download(id, kP1, kNow + 1);
+  const auto unknown_refused = download("sha256:" + std::string(64, '0'), kP1, kNow + 1);
+  ASSERT_TRUE(elsewhere_refused.error);
+  ASSERT_TRUE(unknown_refused.error);
+  EXPECT_EQ(elsewhere_refused.error->message, unknown_refused.error->message);
   // Unknown and malformed ids.
   expect_refused(download("sha256:" + std::string(64, '0'), kP1, kNow), error_code::not_found,
                  DownloadStep::unknown_segment);
@@ -384,7 +390,8 @@ TEST_P(SegmentDownload, DL_R6_UndeclaredKeyOrWildcardRequestIsInvalidSubscriptio
   const std::string docs =
       store().put(published_for(kP1, "docs"), payload("docs p1"), kNow).segment_id;
   const auto undeclared = download(docs, kP1, kNow + 1);
-  expect_refused(undeclared, error_code::invalid_subscription, DownloadStep::undeclared_scope_key);
+  ASSERT_NO_FATAL_FAILURE(expect_refused(undeclared, error_code::invalid_subscription,
+                                         DownloadStep::undeclared_scope_key));
   EXPECT_THAT(undeclared.error->message, ::testing::HasSubstr("project_id"));
 
   // A requested '*' passes a '*' grant into the digest; a publication under
@@ -468,7 +475,9 @@ TEST_P(SegmentDownload, DL_R9_AuthorizeCommandExplainsTheDecisionAsJson) {
       R"j("createdAtMs":1750000000000,"expiresAtMs":1750086400000}]})j");
 
   command.scopes_json = R"({"project_id":["p1"]})";
-  const auto served = nlohmann::json::parse(run_authorize_command(store(), command));
+  // Not const: a missing field then reads as null and fails the comparison
+  // (const operator[] on a missing key is undefined behaviour).
+  auto served = nlohmann::json::parse(run_authorize_command(store(), command));
   EXPECT_EQ(served["status"], 200);
   EXPECT_EQ(served["step"], "served");
   EXPECT_EQ(served["headers"]["ETag"], "\"" + id + "\"");

@@ -1,5 +1,6 @@
 // What a store refuses before touching anything, and what it must carry
 // unchanged (SSP2 conventions: safe integers, UTF-8 strings; design note Q8).
+#include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
 
@@ -44,7 +45,7 @@ TEST_P(SegmentInput, IN_2_IntegersOutsideTheSafeRangeAreRefusedWithoutWriting) {
   edge.row_count = -(kUnsafe - 1);
   edge.schema_version = kUnsafe - 1;
   const std::string id = store().put(edge, bytes, kNow).segment_id;
-  EXPECT_EQ(store().get(id)->record.metadata, edge);
+  EXPECT_EQ(require_found(store().get(id), "get(id)").record.metadata, edge);
   EXPECT_TRUE(store().find(find_key_of(edge), kNow + 1));
 }
 
@@ -58,9 +59,9 @@ TEST_P(SegmentInput, IN_3_AnyUtf8StringRoundTrips) {
   m.row_cursor = "";
   m.next_row_cursor = "\U0010FFFF";
   const std::string id = store().put(m, payload("strings"), kNow).segment_id;
-  EXPECT_EQ(store().get(id)->record.metadata, m);
+  EXPECT_EQ(require_found(store().get(id), "get(id)").record.metadata, m);
   if (candidate().persists(backend())) {
-    EXPECT_EQ(reopen().get(id)->record.metadata, m);
+    EXPECT_EQ(require_found(reopen().get(id), "get(id)").record.metadata, m);
   }
 }
 

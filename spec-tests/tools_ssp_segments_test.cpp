@@ -1,25 +1,20 @@
 // The ssp-segments operator tool (docs/ssp-segments.md): the built binary run
 // as a separate process over real SQLite files and PostgreSQL schemas. Every
 // run checks that the database is unchanged (the tool opens stores read-only).
-#include <fcntl.h>
 #include <gmock/gmock.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "harness/child_process.hpp"
 #include "harness/fixture_files.hpp"
+#include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/segment_json.hpp"
-
-extern char** environ;
 
 namespace ssp::harness {
 namespace {
@@ -50,6 +45,8 @@ struct ToolRun {
   std::string out;
   std::string err;
 
+  // Kept non-const by callers that index it: operator[] on a const Json with
+  // a missing key is undefined behaviour (an assertion), not a failure.
   Json json() const {
     try {
       return Json::parse(out);
@@ -65,46 +62,17 @@ std::string read_file(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// Runs the built ssp-segments with `args` (no shell), stdout and stderr
-// captured through files so neither pipe can block the other.
+// Runs the built ssp-segments with `args` (no shell).
 ToolRun run_tool(const std::vector<std::string>& args) {
-  static std::atomic<int> counter = 0;
-  const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() /
-      ("ssp-segments-run-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-  std::filesystem::create_directories(directory);
-  const std::string out_path = (directory / "stdout").string();
-  const std::string err_path = (directory / "stderr").string();
-
-  std::vector<std::string> argv_strings{SSP_SEGMENTS_TOOL};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& arg : argv_strings) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-
+  const ChildRun child = run_child(SSP_SEGMENTS_TOOL, args);
   ToolRun run;
-  int status = 0;
-  if (spawned != 0) {
-    ADD_FAILURE() << "cannot start " << argv[0] << ": error " << spawned;
-  } else if (waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
-    run.exit_code = WEXITSTATUS(status);
+  if (child.exited) {
+    run.exit_code = child.exit_code;
   } else {
-    ADD_FAILURE() << "ssp-segments did not exit normally (status " << status << ")";
+    ADD_FAILURE() << "ssp-segments did not exit normally (signal " << child.signal << ")";
   }
-  run.out = read_file(out_path);
-  run.err = read_file(err_path);
-  std::error_code ignored;
-  std::filesystem::remove_all(directory, ignored);
+  run.out = child.out;
+  run.err = child.err;
   return run;
 }
 
@@ -123,6 +91,24 @@ std::string hex(const Bytes& bytes) {
     out += kDigits[byte & 0x0f];
   }
   return out;
+}
+
+// A failed run as an operator sees it: exit 2, nothing on stdout, and one
+// line on stderr that names `named`, without internal SQL or a server's
+// context lines, and without trailing whitespace.
+void expect_one_line_error(const ToolRun& run, const std::string& named) {
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_EQ(run.out, "");
+  EXPECT_THAT(run.err, HasSubstr(named));
+  EXPECT_THAT(run.err, ::testing::StartsWith("ssp-segments: "));
+  ASSERT_FALSE(run.err.empty());
+  const std::string line = run.err.substr(0, run.err.size() - 1);
+  EXPECT_EQ(run.err.back(), '\n');
+  EXPECT_EQ(line.find('\n'), std::string::npos) << "more than one line: " << run.err;
+  EXPECT_FALSE(line.ends_with(" ") || line.ends_with("\t") || line.ends_with("\r")) << run.err;
+  for (const char* sql : {"SELECT", "CREATE", "PRAGMA", "BEGIN", "LINE 1", " in: "}) {
+    EXPECT_THAT(run.err, ::testing::Not(HasSubstr(sql))) << "internal SQL shown";
+  }
 }
 
 class SspSegmentsTool : public SegmentStoreTest {
@@ -205,8 +191,8 @@ TEST_P(SspSegmentsTool, ADM_TOOL_2_GetPrintsTheRecordEveryPublicationAndHexBytes
 
   const ToolRun got = run({"get", id});
   EXPECT_EQ(got.exit_code, 0) << got.err;
-  const Json json = got.json();
-  Json expected = record_to_json(store().get(id)->record);
+  Json json = got.json();
+  Json expected = record_to_json(require_found(store().get(id), "get(id)").record);
   expected["bytes"] = hex(bytes);
   EXPECT_EQ(json, expected);
 
@@ -254,8 +240,9 @@ TEST_P(SspSegmentsTool, ADM_TOOL_4_FindPrintsTheNarrowedLivePublicationOrFoundFa
   const std::string now = std::to_string(kNow + 2 * kHour);
   const ToolRun found = run({"find", key_json(b).dump(), "--now", now});
   EXPECT_EQ(found.exit_code, 0) << found.err;
-  const Json json = found.json();
-  EXPECT_EQ(json, record_to_json(*store().find(find_key_of(b), kNow + 2 * kHour)));
+  Json json = found.json();
+  EXPECT_EQ(json, record_to_json(
+                      require_found(store().find(find_key_of(b), kNow + 2 * kHour), "find(b)")));
   EXPECT_EQ(json["segmentId"], id);
   EXPECT_EQ(json["scopeDigests"], Json::array({"digest-b"}));
   EXPECT_EQ(json["createdAtMs"], kNow + kHour);  // the publication's own times
@@ -350,7 +337,7 @@ TEST_P(SspSegmentsTool, ADM_TOOL_7_VerifyReportsStoredBytesThatDoNotHashToTheirI
   corrupt_stored_bytes(ids[1]);
   const ToolRun verify = run({"verify"});
   EXPECT_EQ(verify.exit_code, 1) << verify.err;
-  const Json json = verify.json();
+  Json json = verify.json();
   EXPECT_EQ(json["corrupt"], true);
   EXPECT_EQ(json["segmentsChecked"], 4);
   EXPECT_EQ(json["mismatchedIds"], Json::array({std::min(ids[1], ids[3]), std::max(ids[1], ids[3])}));
@@ -369,7 +356,7 @@ TEST_P(SspSegmentsTool, ADM_TOOL_8_VerifyReportsSideTableRowsWithoutASegment) {
                   kAbsentId + "', 'digest-z')");
   const ToolRun verify = run({"verify"});
   EXPECT_EQ(verify.exit_code, 1) << verify.err;
-  const Json json = verify.json();
+  Json json = verify.json();
   EXPECT_EQ(json["corrupt"], true);
   EXPECT_EQ(json["segmentsChecked"], 1);
   EXPECT_EQ(json["mismatchedIds"], Json::array());
@@ -382,17 +369,13 @@ TEST_P(SspSegmentsTool, ADM_TOOL_8_VerifyReportsSideTableRowsWithoutASegment) {
 TEST_P(SspSegmentsTool, ADM_TOOL_9_NoCommandChangesAFreshOrMissingDatabase) {
   record_spec("§5.1", "ADM-TOOL-9");
   SSP_REQUIRE_SQL(kToolNeedsSql);
-  // No segment tables yet: the tool must not create them.
+  // No segment tables yet: the tool must not create them, and no command
+  // answers as if an empty store were there.
   for (const std::vector<std::string>& command :
        {std::vector<std::string>{"stats"}, {"get", kAbsentId}, {"verify"},
         {"find", key_json(base_metadata()).dump(), "--now", "1"}}) {
-    const ToolRun result = run(command);
-    if (backend() == Backend::sqlite) {
-      EXPECT_LT(result.exit_code, 2) << command[0] << ": " << result.err;
-    } else {
-      EXPECT_EQ(result.exit_code, 2) << command[0] << ": the schema has no tables";
-      EXPECT_THAT(result.err, HasSubstr("sync_segment")) << command[0];
-    }
+    SCOPED_TRACE(command[0]);
+    expect_one_line_error(run(command), "no segment tables (no sync_segments table)");
   }
   if (backend() == Backend::sqlite) {
     EXPECT_EQ(database().query_column("SELECT name FROM sqlite_master"),
@@ -423,7 +406,7 @@ class SspSegmentsToolLegacy : public SspSegmentsTool {
                                            const SegmentFindKey& key) {
     SegmentStore& upgraded = store();
     EXPECT_EQ(runs.at("stats").json(), stats_to_json(upgraded.stats()));
-    Json record = record_to_json(upgraded.get(kLegacyId)->record);
+    Json record = record_to_json(require_found(upgraded.get(kLegacyId), "get(kLegacyId)").record);
     record["bytes"] = "010203";
     EXPECT_EQ(runs.at("get").json(), record);
     const auto found = upgraded.find(key, kLegacyCreated + 1);
@@ -480,23 +463,21 @@ TEST_P(SspSegmentsTool, ADM_TOOL_12_AnUnreachableDatabaseExitsTwoAndIsNotCreated
   if (backend() == Backend::sqlite) {
     const std::string missing = database().location().sqlite_path + ".missing";
     const ToolRun result = run_tool({"--sqlite", missing, "stats"});
-    EXPECT_EQ(result.exit_code, 2);
-    EXPECT_THAT(result.err, HasSubstr(missing));
+    expect_one_line_error(result, "no SQLite database at " + missing);
     EXPECT_FALSE(std::filesystem::exists(missing)) << "a missing file must not be created";
   } else {
     const std::string schema = database().location().pg_schema + "_missing";
     const ToolRun result =
         run_tool({"--pg", database().location().pg_dsn, "--pg-schema", schema, "verify"});
-    EXPECT_EQ(result.exit_code, 2);
-    EXPECT_EQ(result.out, "");
+    expect_one_line_error(result, "PostgreSQL schema \"" + schema + "\" does not exist");
     EXPECT_EQ(database().query_column("SELECT nspname FROM pg_namespace WHERE nspname = '" +
                                       schema + "'"),
               std::vector<std::string>{})
         << "a missing schema must not be created";
+    // libpq's message has a second, indented line and a trailing newline.
     const ToolRun unreachable =
         run_tool({"--pg", "host=127.0.0.1 port=1 connect_timeout=5", "stats"});
-    EXPECT_EQ(unreachable.exit_code, 2);
-    EXPECT_THAT(unreachable.err, HasSubstr("cannot connect"));
+    expect_one_line_error(unreachable, "cannot connect");
   }
 }
 
@@ -508,6 +489,8 @@ TEST(SspSegmentsToolUsage, ADM_TOOL_13_UsageErrorsExitTwoNamingTheArgument) {
       {{"--sqlite", "x.db", "frobnicate"}, "unknown command frobnicate"},
       {{"--sqlite"}, "option --sqlite needs a value"},
       {{"--mysql", "x", "stats"}, "unknown option --mysql"},
+      {{"--sqlite", "x.db", "--bogus"}, "unknown option --bogus"},
+      {{"--sqlite", "x.db", "stats", "--bogus"}, "stats: unexpected option --bogus"},
       {{"--sqlite", "x.db", "--pg", "dsn", "stats"}, "exactly one of --sqlite and --pg"},
       {{"--sqlite", "x.db", "--pg-schema", "s", "stats"}, "--pg-schema needs --pg"},
       {{"--sqlite", "x.db", "get"}, "get: missing ID"},
@@ -543,6 +526,87 @@ TEST(SspSegmentsToolUsage, ADM_TOOL_15_ScopeDigestPrintsCanonicalJsonAndDigest) 
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.out, "");
   EXPECT_THAT(bad.err, HasSubstr("a"));
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_17_AWrongFileOrSchemaIsRefusedNeverCalledClean) {
+  record_spec("§5.1", "ADM-TOOL-17");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  // Another application's database: tables, but not the segment tables.
+  database().exec("CREATE TABLE notes (id TEXT PRIMARY KEY)");
+  std::vector<std::pair<std::vector<std::string>, std::string>> targets;
+  if (backend() == Backend::sqlite) {
+    const std::filesystem::path file = database().location().sqlite_path;
+    const std::string directory = file.parent_path().string();
+    const std::string text = (file.parent_path() / "notes.txt").string();
+    std::ofstream(text) << "id,title\n1,groceries\n";
+    targets = {
+        {{"--sqlite", file.string()}, file.string() + " holds no segment tables"},
+        {{"--sqlite", directory}, directory + " is a directory, not a SQLite database file"},
+        {{"--sqlite", text}, text + " is not a SQLite database"},
+    };
+  } else {
+    const DatabaseLocation& location = database().location();
+    targets = {{{"--pg", location.pg_dsn, "--pg-schema", location.pg_schema},
+                "PostgreSQL schema \"" + location.pg_schema + "\" holds no segment tables"}};
+  }
+  for (const auto& [target, message] : targets) {
+    for (const char* command : {"verify", "stats"}) {
+      SCOPED_TRACE(target[1] + " " + command);
+      std::vector<std::string> args = target;
+      args.push_back(command);
+      expect_one_line_error(run_tool(args), message);
+    }
+  }
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_18_AFailingQueryIsReportedInOneLineWithoutItsSql) {
+  record_spec("§5.1", "ADM-TOOL-18");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  // A table named sync_segments that is not the segment table: the store's
+  // own statements fail, and the database's message names a missing column.
+  database().exec("CREATE TABLE sync_segments (note TEXT)");
+  for (const char* command : {"verify", "stats"}) {
+    SCOPED_TRACE(command);
+    std::vector<std::string> args = database_args();
+    args.push_back(command);
+    expect_one_line_error(run_tool(args), "column");
+  }
+}
+
+TEST_P(SspSegmentsTool, ADM_TOOL_19_JsonArgumentsWithAByteOrderMarkAreRefused) {
+  record_spec("§5.5", "ADM-TOOL-19");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  static const std::string kBom = "\xEF\xBB\xBF";
+  // {"project_id":["p1"]} hashes to this digest (§3.5 golden value).
+  const std::string p1 = R"({"project_id":["p1"]})";
+  const std::string p1_digest = "46cf18d6bb2b57ec98116335c988810ed464a447bd574695bc165da7631414f6";
+  const std::string id =
+      store().put(with_digest(base_metadata(), p1_digest), payload("x"), kNow).segment_id;
+  const auto authorize = [&](const std::string& scopes, const std::string& allowed,
+                             const std::string& tables) {
+    return run({"authorize", id, "--partition", "p", "--epoch", "epoch-1", "--scopes", scopes,
+                "--allowed", allowed, "--tables", tables, "--now", std::to_string(kNow + 1)});
+  };
+  const std::string tables = R"({"tasks":["project_id"]})";
+
+  // Each argument is accepted without the mark: the refusals below are the mark's.
+  const ToolRun served = authorize(p1, p1, tables);
+  EXPECT_EQ(served.exit_code, 0) << served.err;
+  EXPECT_EQ(served.json()["status"], 200);
+  // --scopes is the X-Syncular-Scopes header: the decision refuses it, as upstream's JSON.parse.
+  const ToolRun header = authorize(kBom + p1, p1, tables);
+  EXPECT_EQ(header.exit_code, 1) << header.err;
+  EXPECT_EQ(header.json()["status"], 400);
+  EXPECT_EQ(header.json()["error"]["code"], "sync.invalid_request");
+  expect_one_line_error(authorize(p1, kBom + p1, tables), "--allowed: scope map is not valid JSON");
+  expect_one_line_error(authorize(p1, p1, kBom + tables), "--tables: scope map is not valid JSON");
+
+  EXPECT_EQ(run_tool({"scope-digest", p1}).exit_code, 0);
+  expect_one_line_error(run_tool({"scope-digest", kBom + p1}), "scope map is not valid JSON");
+  const std::string key = key_json(base_metadata()).dump();
+  EXPECT_EQ(run({"find", key, "--now", "1"}).exit_code, 1);  // valid, nothing stored under it
+  expect_one_line_error(run({"find", kBom + key, "--now", "1"}),
+                        "find key: not valid JSON: a byte-order mark (U+FEFF) precedes the value");
 }
 
 TEST_P(SspSegmentsTool, ADM_TOOL_16_AuthorizeExplainsTheDownloadDecision) {

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "harness/fixture_files.hpp"
+#include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 
 namespace ssp::harness {
@@ -101,11 +102,11 @@ TEST_P(UpgradeFrom021, UPG_R35_ReadOnlyOpenOfAnIntermediateFileWritesNothing) {
 TEST_P(UpgradeFrom021, UPG_R36_ALegacyRowIsOnePublicationOfItsOwnContext) {
   record_spec("§5.1", "UPG-R36");
   SSP_SEED_LEGACY("normal.sql");
-  const SegmentRecord record = store().get(kLegacyId)->record;
+  const SegmentRecord record = require_found(store().get(kLegacyId), "get(kLegacyId)").record;
   EXPECT_EQ(record.scope_digests, std::vector<std::string>{"digest-d"});
   EXPECT_EQ(record.publications,
             std::vector<SegmentPublication>{fresh_publication(legacy_metadata(), 3, kNow)});
-  EXPECT_EQ(store().get(kLegacyId)->bytes, kLegacyBytes);
+  EXPECT_EQ(require_found(store().get(kLegacyId), "get(kLegacyId)").bytes, kLegacyBytes);
 }
 
 TEST_P(UpgradeFrom021, UPG_R37_ALegacyRowIsFindableUntilItExpires) {
@@ -121,7 +122,8 @@ TEST_P(UpgradeFrom021, UPG_R37_ALegacyRowIsFindableUntilItExpires) {
 TEST_P(UpgradeFrom021, UPG_R38_TheMaterializedPublicationCarriesTheDownloadContext) {
   record_spec("§5.5", "UPG-R38");
   SSP_SEED_LEGACY("normal.sql");
-  const SegmentPublication publication = store().get(kLegacyId)->record.publications.at(0);
+  const SegmentPublication publication =
+      require_found(store().get(kLegacyId), "get(kLegacyId)").record.publications.at(0);
   EXPECT_EQ(publication.metadata.partition, "p");
   EXPECT_EQ(publication.metadata.log_epoch, "epoch-1");
   EXPECT_EQ(publication.metadata.scope_digest, "digest-d");
@@ -140,7 +142,7 @@ TEST_P(UpgradeFrom021, UPG_R39_TheFirstPutWritesTheLegacyPublicationOut) {
   EXPECT_EQ(database().query_column("SELECT scope_digest FROM sync_segment_scopes WHERE "
                                     "segment_id = '" + kLegacyId + "' ORDER BY scope_digest"),
             (std::vector<std::string>{"digest-d", "digest-d2"}));
-  const SegmentRecord record = reopen().get(kLegacyId)->record;
+  const SegmentRecord record = require_found(reopen().get(kLegacyId), "get(kLegacyId)").record;
   EXPECT_EQ(record.publications.at(0), fresh_publication(legacy_metadata(), 3, kNow));
 }
 
@@ -176,7 +178,7 @@ TEST_P(UpgradeFrom021, UPG_R41_APreEpochTableGetsAnEmptyEpochColumnLast) {
 TEST_P(UpgradeFrom021, UPG_R42_AnIntermediateRowMaterializesOnePublicationPerDigest) {
   record_spec("§5.1", "UPG-R42");
   SSP_SEED_LEGACY("scopes_only.sql");
-  const SegmentRecord record = store().get(kLegacyId)->record;
+  const SegmentRecord record = require_found(store().get(kLegacyId), "get(kLegacyId)").record;
   EXPECT_EQ(record.scope_digests, (std::vector<std::string>{"digest-d", "digest-c"}));
   ASSERT_EQ(record.publications.size(), 2u);
   EXPECT_EQ(record.publications[0], fresh_publication(legacy_metadata(), 3, kNow));
@@ -190,7 +192,7 @@ TEST_P(UpgradeFrom021, UPG_R43_AnExpiredLegacyPublicationIsPrunedByTheFirstPut) 
   SSP_SEED_LEGACY("normal.sql");
   const std::int64_t later = kNow + kTtl + 1;
   store().put(with_digest(legacy_metadata(), "digest-d2"), kLegacyBytes, later);
-  const SegmentRecord record = store().get(kLegacyId)->record;
+  const SegmentRecord record = require_found(store().get(kLegacyId), "get(kLegacyId)").record;
   EXPECT_EQ(record.publications,
             std::vector<SegmentPublication>{
                 fresh_publication(with_digest(legacy_metadata(), "digest-d2"), 3, later)});

@@ -38,7 +38,16 @@ class Candidate {
       const DatabaseLocation& location, const storage::ServerStorageOptions& options) = 0;
 };
 
-// The candidate under test: the reference, unless another is selected.
+// The C++ reference implementation, linked in process (reference_candidate.cpp).
+Candidate& reference_candidate();
+
+// The candidate under test, chosen once by the environment variable
+// SSP_CANDIDATE (candidate_selection.cpp):
+//  - unset, empty or "reference": reference_candidate();
+//  - "wrong:<name>": a deliberately wrong candidate (wrong_candidates.hpp),
+//    the harness's own test data.
+// Any other value prints the accepted forms to stderr and exits with status 2,
+// before a test runs: every entry point calls it first (harness/main.cpp).
 Candidate& current_candidate();
 
 }  // namespace ssp::harness

@@ -4,28 +4,15 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
+
+#include "harness/markdown_tables.hpp"
 
 namespace ssp::harness {
 namespace {
-
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
-std::vector<std::string> cells_of(const std::string& line) {
-  std::vector<std::string> cells;
-  std::size_t start = 1;  // after the leading '|'
-  for (std::size_t bar; (bar = line.find('|', start)) != std::string::npos; start = bar + 1) {
-    cells.push_back(trim(line.substr(start, bar - start)));
-  }
-  return cells;
-}
 
 std::string suite_of(const std::string& test) { return test.substr(0, test.find('.')); }
 
@@ -35,29 +22,40 @@ std::string name_prefix(std::string id) {
   return id + "_";
 }
 
+std::vector<std::string> sorted_unique(std::vector<std::string> tests) {
+  std::sort(tests.begin(), tests.end());
+  tests.erase(std::unique(tests.begin(), tests.end()), tests.end());
+  return tests;
+}
+
+bool is_requirements_table(const MarkdownTable& table) {
+  return table.header.size() >= 5 && table.header.front() == "id" && table.header.back() == "tests";
+}
+
 }  // namespace
 
+std::string catalog_test_name(const std::string& suite, const std::string& test) {
+  return suite.substr(suite.find('/') + 1) + "." + test.substr(0, test.find('/'));
+}
+
 std::vector<CatalogEntry> load_catalog(const std::string& directory) {
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-    if (entry.path().extension() == ".md") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
   const std::regex test_name("`([A-Za-z0-9_]+\\.[A-Za-z0-9_]+)`");
   std::vector<CatalogEntry> catalog;
-  for (const auto& path : files) {
-    std::ifstream in(path);
-    for (std::string line; std::getline(in, line);) {
-      if (!line.starts_with("| ")) continue;
-      const std::vector<std::string> cells = cells_of(line);
-      if (cells.size() < 5 || cells[0] == "id" || cells[0].starts_with("---")) continue;
-      CatalogEntry entry{path.filename().string(), cells[0], cells[1], cells[2], {}};
-      const std::string& tests = cells.back();
-      for (auto it = std::sregex_iterator(tests.begin(), tests.end(), test_name);
-           it != std::sregex_iterator(); ++it) {
-        entry.tests.push_back((*it)[1]);
+  for (const auto& path : markdown_files(directory)) {
+    for (const MarkdownTable& table : read_markdown_tables(path)) {
+      if (!is_requirements_table(table)) continue;
+      for (const auto& cells : table.rows) {
+        // A row short of cells keeps what it has: a missing tests cell is
+        // reported like an empty one.
+        const auto cell = [&](std::size_t i) { return i < cells.size() ? cells[i] : ""; };
+        CatalogEntry entry{table.file, cell(0), cell(1), cell(2), {}};
+        const std::string tests = cell(table.header.size() - 1);
+        for (auto it = std::sregex_iterator(tests.begin(), tests.end(), test_name);
+             it != std::sregex_iterator(); ++it) {
+          entry.tests.push_back((*it)[1]);
+        }
+        catalog.push_back(std::move(entry));
       }
-      catalog.push_back(std::move(entry));
     }
   }
   return catalog;
@@ -77,20 +75,33 @@ std::vector<std::string> registered_tests() {
   const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
   for (int s = 0; s < unit.total_test_suite_count(); ++s) {
     const ::testing::TestSuite& suite = *unit.GetTestSuite(s);
-    std::string suite_name = suite.name();
-    suite_name = suite_name.substr(suite_name.find('/') + 1);  // drop an instantiation prefix
     for (int t = 0; t < suite.total_test_count(); ++t) {
-      const std::string name = suite.GetTestInfo(t)->name();
-      tests.push_back(suite_name + "." + name.substr(0, name.find('/')));
+      tests.push_back(catalog_test_name(suite.name(), suite.GetTestInfo(t)->name()));
     }
   }
-  std::sort(tests.begin(), tests.end());
-  tests.erase(std::unique(tests.begin(), tests.end()), tests.end());
-  return tests;
+  return sorted_unique(std::move(tests));
+}
+
+std::vector<std::string> tests_in_listing(const std::string& listing) {
+  std::vector<std::string> tests;
+  std::string suite;
+  std::istringstream lines(listing);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string word = trimmed(line);
+    const std::string name = word.substr(0, word.find_first_of(" \t"));  // drop "# GetParam() …"
+    if (name.empty()) continue;
+    if (!line.starts_with(" ")) {
+      suite = name.ends_with(".") ? name.substr(0, name.size() - 1) : name;
+    } else if (!suite.empty()) {
+      tests.push_back(catalog_test_name(suite, name));
+    }
+  }
+  return sorted_unique(std::move(tests));
 }
 
 std::vector<std::string> catalog_problems(const std::vector<CatalogEntry>& catalog,
-                                          const std::vector<std::string>& registered) {
+                                          const std::vector<std::string>& registered,
+                                          RegisteredScope scope) {
   std::vector<std::string> problems;
   const std::set<std::string> known(registered.begin(), registered.end());
   std::set<std::string> suites;
@@ -103,6 +114,10 @@ std::vector<std::string> catalog_problems(const std::vector<CatalogEntry>& catal
       problems.push_back(entry.file + ": requirement " + entry.id + " is also listed in " +
                          id_file[entry.id]);
     }
+    if (entry.tests.empty()) {
+      problems.push_back(entry.file + ": requirement " + entry.id +
+                         " names no test (list it as not yet covered instead)");
+    }
     for (const auto& test : entry.tests) {
       listed.insert(test);
       const std::string name = test.substr(test.find('.') + 1);
@@ -110,7 +125,9 @@ std::vector<std::string> catalog_problems(const std::vector<CatalogEntry>& catal
         problems.push_back(entry.file + ": " + test + " is listed under " + entry.id +
                            " but is not named " + name_prefix(entry.id) + "...");
       }
-      if (suites.count(suite_of(test)) && !known.count(test)) {
+      const bool checkable =
+          scope == RegisteredScope::all_executables || suites.count(suite_of(test));
+      if (checkable && !known.count(test)) {
         problems.push_back(entry.file + ": " + entry.id + " lists " + test +
                            ", which does not exist");
       }

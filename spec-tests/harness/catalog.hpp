@@ -18,21 +18,36 @@ struct CatalogEntry {
   std::vector<std::string> tests;  // "Suite.Test", without parameter suffixes
 };
 
-// Every table row of every docs/requirements/*.md under `directory`.
+// Every row of every requirements table (a table whose header starts with
+// "id" and ends with "tests") of the docs/requirements/*.md under `directory`.
 std::vector<CatalogEntry> load_catalog(const std::string& directory);
 
 // "Suite.Test" → section for every test the catalog under `directory` lists;
 // empty when the directory does not exist (a binary run outside the tree).
 std::map<std::string, std::string> catalog_sections(const std::string& directory);
 
-// A registered test, as "Suite.Test" without the "/param" suffix.
+// "Prefix/Suite", "Test/param" → "Suite.Test": how the catalog names a test,
+// without instantiation prefix and parameter suffix.
+std::string catalog_test_name(const std::string& suite, const std::string& test);
+
+// The tests registered in this executable, as catalog_test_name gives them,
+// sorted, each once.
 std::vector<std::string> registered_tests();
 
-// What is wrong between the catalog and the registered tests of one
-// executable (empty when nothing): a registered test no row lists, a listed
-// test of a suite this executable has that does not exist, a test listed
-// under an id its name does not start with, a duplicated id.
+// The same for another executable, from what it prints for --gtest_list_tests.
+std::vector<std::string> tests_in_listing(const std::string& listing);
+
+// Which tests `registered` holds: those of the running executable (a test
+// of a suite it does not have may live in another one), or those of every
+// test executable of the project (a listed test must be one of them).
+enum class RegisteredScope { one_executable, all_executables };
+
+// What is wrong between the catalog and the registered tests (empty when
+// nothing): a registered test no row lists, a row that names no test (TRACE-3),
+// a listed test that does not exist (within `scope`), a test listed under an
+// id its name does not start with, a duplicated id.
 std::vector<std::string> catalog_problems(const std::vector<CatalogEntry>& catalog,
-                                          const std::vector<std::string>& registered);
+                                          const std::vector<std::string>& registered,
+                                          RegisteredScope scope = RegisteredScope::one_executable);
 
 }  // namespace ssp::harness

@@ -42,7 +42,7 @@ class ReferenceCandidate final : public Candidate {
 
 }  // namespace
 
-Candidate& current_candidate() {
+Candidate& reference_candidate() {
   static ReferenceCandidate reference;
   return reference;
 }

@@ -7,17 +7,23 @@ namespace ssp::harness {
 void SectionReport::OnTestEnd(const ::testing::TestInfo& info) {
   const ::testing::TestResult& result = *info.result();
   const std::string name = info.name();
-  const auto cataloged =
-      catalog_sections_.find(std::string(info.test_suite_name()) + "." + name.substr(0, name.find('/')));
+  const std::string suite = info.test_suite_name();
+  const auto cataloged = catalog_sections_.find(suite + "." + name.substr(0, name.find('/')));
   std::string section = cataloged != catalog_sections_.end() ? cataloged->second : "(no section)";
   for (int i = 0; i < result.test_property_count(); ++i) {
     if (std::string(result.GetTestProperty(i).key()) == "spec") {
       section = result.GetTestProperty(i).value();
     }
   }
-  Tally& tally = by_section_[section];
+  SectionTally& tally = by_section_[section];
   if (result.Skipped()) {
     ++tally.skipped;
+    std::string reason;
+    for (int i = 0; i < result.total_part_count(); ++i) {
+      const ::testing::TestPartResult& part = result.GetTestPartResult(i);
+      if (part.skipped()) reason += (reason.empty() ? "" : "; ") + std::string(part.message());
+    }
+    skipped_.push_back({suite + "." + name, reason.empty() ? "(no reason given)" : reason});
   } else if (result.Failed()) {
     ++tally.failed;
   } else {
@@ -26,17 +32,8 @@ void SectionReport::OnTestEnd(const ::testing::TestInfo& info) {
 }
 
 void SectionReport::OnTestProgramEnd(const ::testing::UnitTest&) {
-  Tally total;
-  std::printf("\nSSP2 conformance by section\n");
-  std::printf("  %-14s %7s %7s %8s\n", "section", "passed", "failed", "skipped");
-  for (const auto& [section, tally] : by_section_) {
-    std::printf("  %-14s %7d %7d %8d%s\n", section.c_str(), tally.passed, tally.failed,
-                tally.skipped, tally.failed ? "  FAILED" : "");
-    total.passed += tally.passed;
-    total.failed += tally.failed;
-    total.skipped += tally.skipped;
-  }
-  std::printf("\n%d passed, %d failed, %d skipped\n", total.passed, total.failed, total.skipped);
+  std::printf("\ncandidate under test: %s\n", candidate_.c_str());
+  std::fputs(format_section_table(by_section_, skipped_).c_str(), stdout);
   std::fflush(stdout);
 }
 

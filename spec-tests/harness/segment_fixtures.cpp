@@ -1,6 +1,7 @@
 #include "harness/segment_fixtures.hpp"
 
 #include "harness/backend_gate.hpp"
+#include "harness/require_found.hpp"
 
 namespace ssp::harness {
 
@@ -37,7 +38,7 @@ void SegmentStoreTest::SetUp() {
 std::unique_ptr<SegmentStore> SegmentStoreTest::open(const SegmentStoreOptions& options) {
   const DatabaseLocation location =
       database_ ? database_->location() : DatabaseLocation{Backend::memory, {}, {}, {}};
-  return candidate().open_segment_store(location, options);
+  return require_opened(candidate().open_segment_store(location, options), "segment store");
 }
 
 void corrupt_stored_bytes(TestDatabase& database, const std::string& segment_id) {

@@ -1,9 +1,10 @@
 #include "harness/storage_fixtures.hpp"
 
-#include "harness/backend_gate.hpp"
-
 #include <fstream>
 #include <sstream>
+
+#include "harness/backend_gate.hpp"
+#include "harness/require_found.hpp"
 
 namespace ssp::harness {
 
@@ -121,7 +122,7 @@ void StorageTest::SetUp() {
 
 std::unique_ptr<storage::ServerStorage> StorageTest::open(
     const storage::ServerStorageOptions& options) {
-  return candidate().open_server_storage(database_->location(), options);
+  return open_on(*database_, options);
 }
 
 storage::ServerStorage& StorageTest::storage() {
@@ -141,7 +142,8 @@ void StorageTest::load_fixture(const std::string& fixtures_dir, const std::strin
 
 std::unique_ptr<storage::ServerStorage> StorageTest::open_on(
     TestDatabase& other, const storage::ServerStorageOptions& options) {
-  return candidate().open_server_storage(other.location(), options);
+  return require_opened(candidate().open_server_storage(other.location(), options),
+                        "server storage");
 }
 
 std::string StorageTest::marker() { return marker_text(*database_); }

@@ -31,7 +31,9 @@ class SegmentCollision : public SspError {
 };
 
 // The backend failed (I/O, lock wait exceeded, constraint, injected fault).
-// The operation had no effect: its transaction was rolled back.
+// The operation had no effect: its transaction was rolled back. The first
+// line of the message names the failure without internal SQL (operator tools
+// print only it); later lines carry diagnostics such as the statement.
 class StorageError : public SspError {
  public:
   using SspError::SspError;

@@ -1,15 +1,19 @@
 #include "ssp/scope_map.hpp"
 
-#include <nlohmann/json.hpp>
+#include "ssp/json_input.hpp"
 
 namespace ssp {
 
 ScopeMap parse_scope_map(std::string_view json_text) {
-  // allow_exceptions = false: malformed text (including invalid UTF-8 and lone
-  // surrogate escapes, which nlohmann refuses) comes back as a discarded value.
-  const nlohmann::json parsed =
-      nlohmann::json::parse(json_text.begin(), json_text.end(), nullptr, false);
-  if (parsed.is_discarded()) throw InvalidScopeMap("scope map is not valid JSON");
+  // Malformed text includes invalid UTF-8, lone surrogate escapes and a
+  // leading byte-order mark. The parser's own message is not repeated: it
+  // would end up in a §10.1 error body.
+  nlohmann::json parsed;
+  try {
+    parsed = parse_json_input<nlohmann::json>(json_text);
+  } catch (const JsonSyntaxError&) {
+    throw InvalidScopeMap("scope map is not valid JSON");
+  }
   if (!parsed.is_object()) throw InvalidScopeMap("scope map is not a JSON object");
   ScopeMap scopes;
   for (const auto& [key, values] : parsed.items()) {

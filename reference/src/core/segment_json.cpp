@@ -3,6 +3,7 @@
 #include <string>
 
 #include "ssp/errors.hpp"
+#include "ssp/json_input.hpp"
 #include "ssp/segment_validation.hpp"
 
 namespace ssp {
@@ -113,13 +114,11 @@ SegmentFindKey find_key_from_json(const Json& key) {
 }
 
 SegmentFindKey find_key_from_json_text(std::string_view text) {
-  Json key;
   try {
-    key = Json::parse(text);
-  } catch (const Json::parse_error& error) {
+    return find_key_from_json(parse_json_input<Json>(text));
+  } catch (const JsonSyntaxError& error) {
     throw InvalidArgument(std::string("find key: not valid JSON: ") + error.what());
   }
-  return find_key_from_json(key);
 }
 
 }  // namespace ssp

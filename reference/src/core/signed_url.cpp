@@ -8,6 +8,7 @@
 
 #include "ssp/base64url.hpp"
 #include "ssp/errors.hpp"
+#include "ssp/json_input.hpp"
 #include "ssp/json_text.hpp"
 #include "ssp/publication_selection.hpp"
 #include "ssp/segment_validation.hpp"
@@ -48,8 +49,14 @@ std::optional<std::int64_t> safe_integer(const nlohmann::json& value) {
 
 // The claims of a MAC-verified payload: exactly v (= 1), seg, sd, aud, exp.
 std::optional<SignedUrlClaims> parse_claims(const Bytes& payload) {
-  const nlohmann::json json = nlohmann::json::parse(payload.begin(), payload.end(), nullptr, false);
-  if (json.is_discarded() || !json.is_object() || json.size() != 5) return std::nullopt;
+  nlohmann::json json;
+  try {
+    json = parse_json_input<nlohmann::json>(
+        std::string_view(reinterpret_cast<const char*>(payload.data()), payload.size()));
+  } catch (const JsonSyntaxError&) {
+    return std::nullopt;
+  }
+  if (!json.is_object() || json.size() != 5) return std::nullopt;
   for (const char* name : {"v", "seg", "sd", "aud", "exp"}) {
     if (!json.contains(name)) return std::nullopt;
   }

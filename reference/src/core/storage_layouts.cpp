@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "ssp/json_input.hpp"
 #include "ssp/json_text.hpp"
 #include "ssp/storage/layouts.hpp"
 #include "ssp/storage/storage_errors.hpp"
@@ -135,8 +136,8 @@ StoredLayouts parse_layouts(const std::optional<std::string>& text) {
   if (!text || text->empty()) return layouts;
   Json parsed;
   try {
-    parsed = Json::parse(*text);
-  } catch (const Json::parse_error& error) {
+    parsed = parse_json_input<Json>(*text);
+  } catch (const JsonSyntaxError& error) {
     unreadable("are not valid JSON (" + std::string(error.what()) + ")");
   }
   if (!parsed.is_object()) unreadable("are not a JSON object");

@@ -3,6 +3,7 @@
 #include <set>
 #include <vector>
 
+#include "ssp/json_input.hpp"
 #include "ssp/storage/row_codec.hpp"
 #include "ssp/storage/schema_json.hpp"
 #include "ssp/storage/storage_errors.hpp"
@@ -155,8 +156,8 @@ Json parse_strict(std::string_view text) {
   };
   Json root;
   try {
-    root = Json::parse(text.begin(), text.end(), track);
-  } catch (const Json::parse_error& error) {
+    root = parse_json_input<Json>(text, track);
+  } catch (const JsonSyntaxError& error) {
     fail("", std::string("not valid JSON: ") + error.what());
   }
   if (!duplicate.empty()) fail("", "the key \"" + duplicate + "\" appears twice in one object");

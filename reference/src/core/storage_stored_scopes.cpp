@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "ssp/errors.hpp"
+#include "ssp/json_input.hpp"
 #include "ssp/json_text.hpp"
 #include "ssp/storage/physical_names.hpp"
 #include "ssp/storage/stored_scopes.hpp"
@@ -33,8 +34,8 @@ std::map<std::string, std::string> parse_scopes_json(std::string_view text,
   };
   nlohmann::json parsed;
   try {
-    parsed = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error&) {
+    parsed = parse_json_input<nlohmann::json>(text);
+  } catch (const JsonSyntaxError&) {
     throw fail();
   }
   if (!parsed.is_object()) throw fail();

@@ -5,9 +5,13 @@
 namespace ssp::sqlite {
 namespace {
 
-[[noreturn]] void fail(sqlite3* db, std::string_view what) {
-  throw StorageError("SQLite: " + std::string(what) + ": " +
-                     (db ? sqlite3_errmsg(db) : "out of memory"));
+// The statement goes on a line of its own: the first line of a StorageError
+// is what operator tools print, and it must not show internal SQL.
+[[noreturn]] void fail(sqlite3* db, std::string_view what, std::string_view sql = {}) {
+  std::string message =
+      "SQLite: " + std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory");
+  if (!sql.empty()) message += "\n  in: " + std::string(sql.substr(0, 120));
+  throw StorageError(message);
 }
 
 }  // namespace
@@ -40,7 +44,7 @@ void Connection::exec(const std::string& sql) {
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
     const std::string message = error ? error : sqlite3_errmsg(db_);
     sqlite3_free(error);
-    throw StorageError("SQLite: " + message + " in: " + sql.substr(0, 120));
+    throw StorageError("SQLite: " + message + "\n  in: " + sql.substr(0, 120));
   }
 }
 
@@ -60,7 +64,7 @@ Statement::Statement(Connection& connection, std::string_view sql) : db_(connect
   }
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
       SQLITE_OK) {
-    fail(db_, "prepare " + std::string(sql.substr(0, 120)));
+    fail(db_, "prepare", sql);
   }
   const int count = sqlite3_column_count(stmt_);
   for (int i = 0; i < count; ++i) columns_.emplace_back(sqlite3_column_name(stmt_, i));
@@ -119,7 +123,7 @@ bool Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  fail(db_, "step " + std::string(std::string_view(sqlite3_sql(stmt_)).substr(0, 120)));
+  fail(db_, "step", sqlite3_sql(stmt_));
 }
 
 void Statement::run() {

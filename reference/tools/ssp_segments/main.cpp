@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "operator_message.hpp"
 
 namespace ssp::tools {
 namespace {
@@ -98,8 +99,9 @@ int run(const std::vector<std::string>& args) {
   return command.run(context, arguments);
 }
 
+// One line on stderr: the first line of the message (operator_message.hpp).
 int fail(const std::string& message) {
-  std::cerr << kToolName << ": " << message << '\n';
+  std::cerr << kToolName << ": " << operator_message(message) << '\n';
   return kExitFailure;
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "arguments.hpp"
+#include "segment_database_check.hpp"
 #include "ssp/postgres_segment_store.hpp"
 #include "ssp/sqlite_segment_store.hpp"
 
@@ -11,9 +12,13 @@ namespace ssp::tools {
 ToolContext::ToolContext(DatabaseTarget target, bool pretty, std::ostream& out)
     : target_(std::move(target)), pretty_(pretty), out_(out) {}
 
-void ToolContext::require_database() const {
+void ToolContext::require_database() {
   if (target_.kind == DatabaseTarget::Kind::none) {
     throw UsageError("no database: give --sqlite PATH or --pg DSN before the command");
+  }
+  if (!database_checked_) {
+    require_segment_database(target_);
+    database_checked_ = true;
   }
 }
 

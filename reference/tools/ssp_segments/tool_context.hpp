@@ -27,8 +27,9 @@ class ToolContext {
 
   // The segment store, opened read-only (SegmentStoreOptions::read_only) on
   // first use, so a 0.21 database answers as upgraded without being changed.
-  // Throws UsageError when no database was named, StorageError when it
-  // cannot be opened.
+  // Throws UsageError when no database was named, NotASegmentDatabase when it
+  // is missing or holds no segment tables (segment_database_check.hpp),
+  // StorageError when it cannot be opened.
   SegmentStore& store();
 
   // The read-only inspector over the same database; same errors as store().
@@ -40,11 +41,13 @@ class ToolContext {
   void print(const nlohmann::ordered_json& answer);
 
  private:
-  void require_database() const;
+  // Throws unless a database was named and is a segment database (checked once).
+  void require_database();
 
   DatabaseTarget target_;
   bool pretty_;
   std::ostream& out_;
+  bool database_checked_ = false;
   std::unique_ptr<SegmentStore> store_;
   std::unique_ptr<SegmentInspector> inspector_;
 };

@@ -6,6 +6,8 @@
 #include <optional>
 #include <sstream>
 
+#include "operator_message.hpp"
+#include "sqlite_path.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/storage/postgres_server_storage.hpp"
 #include "ssp/storage/schema_json.hpp"
@@ -20,6 +22,7 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kUsage =
     "usage: ssp-storage check   --schema FILE (--sqlite PATH | --pg DSN [--pg-schema NAME])\n"
     "       ssp-storage migrate --schema FILE (--sqlite PATH | --pg DSN [--pg-schema NAME])\n"
+    "       ssp-storage --help\n"
     "check: can this database be served by this schema, and why not (changes nothing)\n"
     "migrate: bring the database to the schema (the same checks, then commit)\n"
     "exit: 0 servable, 1 refused, 2 usage or I/O error; one JSON object on stdout\n";
@@ -48,20 +51,23 @@ Arguments parse_arguments(const std::vector<std::string>& args) {
   bool pg_schema_given = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& flag = args[i];
-    if (i + 1 >= args.size()) throw ToolError{"usage", flag + " needs a value"};
-    const std::string& value = args[++i];
-    if (flag == "--schema")
-      parsed.schema_file = value;
-    else if (flag == "--sqlite")
-      parsed.sqlite_path = value;
-    else if (flag == "--pg")
-      parsed.pg_dsn = value;
-    else if (flag == "--pg-schema") {
-      parsed.pg_schema = value;
+    // The flag is known before its value is looked for, so a misspelled last
+    // option is reported as unknown, not as missing its value.
+    std::string* value = nullptr;
+    if (flag == "--schema") {
+      value = &parsed.schema_file;
+    } else if (flag == "--sqlite") {
+      value = &parsed.sqlite_path.emplace();
+    } else if (flag == "--pg") {
+      value = &parsed.pg_dsn.emplace();
+    } else if (flag == "--pg-schema") {
+      value = &parsed.pg_schema;
       pg_schema_given = true;
     } else {
       throw ToolError{"usage", "unknown option " + flag};
     }
+    if (i + 1 >= args.size()) throw ToolError{"usage", flag + " needs a value"};
+    *value = args[++i];
   }
   if (parsed.schema_file.empty()) throw ToolError{"usage", "--schema FILE is required"};
   if (parsed.sqlite_path.has_value() == parsed.pg_dsn.has_value()) {
@@ -72,6 +78,9 @@ Arguments parse_arguments(const std::vector<std::string>& args) {
 }
 
 storage::CompiledSchema load_schema(const std::string& path) {
+  if (std::filesystem::is_directory(path)) {
+    throw ToolError{"io", "schema file " + path + " is a directory"};
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ToolError{"io", "cannot read schema file " + path};
   std::ostringstream text;
@@ -85,9 +94,8 @@ storage::CompiledSchema load_schema(const std::string& path) {
 
 std::unique_ptr<storage::ServerStorage> open_storage(const Arguments& arguments) {
   if (arguments.sqlite_path) {
-    // Opening would create a missing file: an operator typo is not a database.
-    if (!std::filesystem::is_regular_file(*arguments.sqlite_path)) {
-      throw ToolError{"io", "no SQLite database at " + *arguments.sqlite_path};
+    if (const auto problem = sqlite_path_problem(*arguments.sqlite_path)) {
+      throw ToolError{"io", *problem};
     }
     return storage::open_sqlite_server_storage(*arguments.sqlite_path);
   }
@@ -136,9 +144,17 @@ void write(std::ostream& out, const Json& value) {
   out << value.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
+bool asks_for_help(const std::vector<std::string>& args) {
+  return !args.empty() && (args[0] == "--help" || args[0] == "-h");
+}
+
 }  // namespace
 
 int run_storage_tool(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (asks_for_help(args)) {
+    out << kUsage;
+    return kServable;
+  }
   Json error;
   error["command"] = args.empty() ? "" : args[0];
   try {
@@ -161,7 +177,7 @@ int run_storage_tool(const std::vector<std::string>& args, std::ostream& out, st
     if (problem.kind == "usage") err << kUsage;
   } catch (const SspError& failure) {
     error["error"] = "io";
-    error["message"] = failure.what();
+    error["message"] = operator_message(failure.what());
   }
   write(out, error);
   return kUsageOrIoError;

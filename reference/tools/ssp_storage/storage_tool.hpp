@@ -15,8 +15,10 @@ inline constexpr int kUsageOrIoError = 2;
 
 // Runs the tool on `args` (without the program name). Writes exactly one JSON
 // object and a newline to `out`; usage text goes to `err`. Returns the exit
-// code. check never changes the database: it runs the startup sequence in a
-// transaction that is rolled back.
+// code. `--help` or `-h` as the first argument writes the usage text to `out`
+// instead and returns kServable (0). Error messages are one line, without
+// internal SQL. check never changes the database: it runs the startup
+// sequence in a transaction that is rolled back.
 int run_storage_tool(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace ssp::tools

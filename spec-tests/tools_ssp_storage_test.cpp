@@ -22,6 +22,8 @@ using Json = nlohmann::json;
 
 const std::string kFixtures = SSP_SOURCE_DIR "/fixtures/storage";
 
+// Kept non-const where `output` is indexed: operator[] on a const Json with a
+// missing key is undefined behaviour (an assertion), not a failure.
 struct ToolRun {
   int exit_code = -1;
   Json output;
@@ -33,7 +35,8 @@ std::string shell_quoted(const std::string& arg) {
   return out + "'";
 }
 
-ToolRun run_tool(const std::vector<std::string>& args) {
+// The exit code and stdout of the tool run with `args`.
+std::pair<int, std::string> run_tool_text(const std::vector<std::string>& args) {
   std::string command = shell_quoted(SSP_STORAGE_TOOL);
   for (const auto& arg : args) command += " " + shell_quoted(arg);
   command += " 2>/dev/null";
@@ -43,8 +46,13 @@ ToolRun run_tool(const std::vector<std::string>& args) {
   char buffer[4096];
   while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) text.append(buffer, n);
   const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+ToolRun run_tool(const std::vector<std::string>& args) {
+  const auto [exit_code, text] = run_tool_text(args);
   ToolRun run;
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.exit_code = exit_code;
   run.output = Json::parse(text);
   return run;
 }
@@ -132,7 +140,7 @@ TEST_P(StorageTool, TOOL_1_CheckGivesTheVerdictAndReasonOnEveryFixture) {
       args.insert(args.end(),
                   {"--pg", db->location().pg_dsn, "--pg-schema", db->location().pg_schema});
     }
-    const ToolRun run = run_tool(args);
+    ToolRun run = run_tool(args);
     EXPECT_EQ(run.exit_code, expected.exit_code) << run.output.dump();
     EXPECT_EQ(run.output["servable"], expected.exit_code == 0);
     if (expected.exit_code == 0) {
@@ -149,7 +157,7 @@ TEST_P(StorageTool, TOOL_1_CheckGivesTheVerdictAndReasonOnEveryFixture) {
   }
   // The 0.20 bump says what it would add.
   load_fixture(kFixtures, "v0_20");
-  const ToolRun upgrade = tool("check", v4);
+  ToolRun upgrade = tool("check", v4);
   EXPECT_THAT(upgrade.output["statements"].dump(),
               HasSubstr("ADD COLUMN \\\"_sync_column_versions\\\""));
   EXPECT_EQ(tool("check", v2).output["message"],
@@ -161,19 +169,19 @@ TEST_P(StorageTool, TOOL_2_MigrateAppliesAndAfterwardsCheckVerifies) {
   record_spec("§2.4", "TOOL-2");
   load_fixture(kFixtures, "v0_20");
   const std::string v4 = schema_file(bump(example_schema(), 4), "v4");
-  const ToolRun migrated = tool("migrate", v4);
+  ToolRun migrated = tool("migrate", v4);
   EXPECT_EQ(migrated.exit_code, 0) << migrated.output.dump();
   EXPECT_EQ(migrated.output["action"], "migrated");
   EXPECT_EQ(marker().substr(0, 2), "4|");
   EXPECT_THAT(database().column_names("notes"), Contains("_sync_column_versions"));
   const std::string after = dump();
-  const ToolRun checked = tool("check", v4);
+  ToolRun checked = tool("check", v4);
   EXPECT_EQ(checked.exit_code, 0);
   EXPECT_EQ(checked.output["action"], "verified");
   EXPECT_EQ(checked.output["statements"], Json::array());
   EXPECT_EQ(dump(), after);
   // migrate refuses what check refuses, and changes nothing either.
-  const ToolRun refused = tool("migrate", schema_file(bump(example_schema(), 3), "v3"));
+  ToolRun refused = tool("migrate", schema_file(bump(example_schema(), 3), "v3"));
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_EQ(refused.output["reason"], "stored_newer");
   EXPECT_EQ(dump(), after);
@@ -189,33 +197,100 @@ TEST_P(StorageTool, TOOL_3_UsageSchemaAndIoErrorsExitTwoNamingTheProblem) {
             "usage");
   EXPECT_EQ(run_tool({"check", "--schema", v3, "--sqlite"}).output["error"], "usage");
   const std::string missing = (directory_ / "absent.db").string();
-  const ToolRun no_db = run_tool({"check", "--schema", v3, "--sqlite", missing});
+  ToolRun no_db = run_tool({"check", "--schema", v3, "--sqlite", missing});
   EXPECT_EQ(no_db.exit_code, 2);
   EXPECT_EQ(no_db.output["error"], "io");
   EXPECT_FALSE(std::filesystem::exists(missing)) << "check created a database file";
-  const ToolRun no_schema = tool("check", (directory_ / "absent.json").string());
+  ToolRun no_schema = tool("check", (directory_ / "absent.json").string());
   EXPECT_EQ(no_schema.exit_code, 2);
   EXPECT_EQ(no_schema.output["error"], "io");
   const std::string broken = (directory_ / "broken.json").string();
   std::ofstream(broken)
       << R"({"version":3,"tables":[{"name":"t","columns":[{"name":"id","type":"text","nullable":false}],"primaryKey":"id","scopes":["k:{id}"]}]})";
-  const ToolRun bad_schema = tool("check", broken);
+  ToolRun bad_schema = tool("check", broken);
   EXPECT_EQ(bad_schema.exit_code, 2);
   EXPECT_EQ(bad_schema.output["error"], "schema");
   EXPECT_THAT(bad_schema.output["message"].get<std::string>(),
               HasSubstr("tables[0].columns[0].type"));
   storage::ServerSchema uncompilable = example_schema();
   uncompilable.tables[0].primary_key = "nope";
-  const ToolRun compile_error = tool("check", schema_file(uncompilable, "uncompilable"));
+  ToolRun compile_error = tool("check", schema_file(uncompilable, "uncompilable"));
   EXPECT_EQ(compile_error.exit_code, 2);
   EXPECT_THAT(compile_error.output["message"].get<std::string>(),
               HasSubstr("primary key \"nope\""));
   if (backend() == Backend::postgres) {
-    const ToolRun unreachable =
+    ToolRun unreachable =
         run_tool({"check", "--schema", v3, "--pg", "host=127.0.0.1 port=1 connect_timeout=2"});
     EXPECT_EQ(unreachable.exit_code, 2);
     EXPECT_EQ(unreachable.output["error"], "io");
   }
+}
+
+TEST_P(StorageTool, TOOL_4_HelpPrintsTheUsageAndExitsZero) {
+  record_spec("§2.4", "TOOL-4");
+  for (const char* flag : {"--help", "-h"}) {
+    const auto [exit_code, text] = run_tool_text({flag});
+    EXPECT_EQ(exit_code, 0) << flag;
+    EXPECT_THAT(text, ::testing::StartsWith("usage: ssp-storage check   --schema FILE")) << flag;
+    EXPECT_THAT(text, HasSubstr("exit: 0 servable, 1 refused, 2 usage or I/O error")) << flag;
+  }
+}
+
+// The message of a failed run: one line naming `named`, without internal SQL
+// or a trailing newline.
+void expect_one_line_message(const ToolRun& run, const std::string& kind,
+                             const std::string& named) {
+  EXPECT_EQ(run.exit_code, 2) << run.output.dump();
+  EXPECT_EQ(run.output.value("error", "(no error)"), kind) << run.output.dump();
+  const std::string message = run.output.value("message", "(no message)");
+  EXPECT_THAT(message, HasSubstr(named));
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  EXPECT_FALSE(message.ends_with(" ") || message.ends_with("\t")) << message;
+  for (const char* sql : {"SELECT", "BEGIN", "CREATE", "LINE 1", " in: "}) {
+    EXPECT_THAT(message, ::testing::Not(HasSubstr(sql))) << "internal SQL shown";
+  }
+}
+
+TEST_P(StorageTool, TOOL_5_ErrorsNameTheProblemInOneLineWithoutSql) {
+  record_spec("§2.4", "TOOL-5");
+  const std::string v3 = kFixtures + "/example_v3.schema.json";
+  // A misspelled last option is unknown, not an option missing its value.
+  expect_one_line_message(run_tool({"check", "--schema", v3, "--bogus"}), "usage",
+                          "unknown option --bogus");
+  expect_one_line_message(run_tool({"check", "--schema", v3, "--sqlite"}), "usage",
+                          "--sqlite needs a value");
+  const std::string directory = directory_.string();
+  expect_one_line_message(run_tool({"check", "--schema", v3, "--sqlite", directory}), "io",
+                          directory + " is a directory, not a SQLite database file");
+  expect_one_line_message(run_tool({"check", "--schema", directory, "--sqlite", directory}), "io",
+                          "schema file " + directory + " is a directory");
+  // SQLite fails on its first statement, a BEGIN, for a file that is not a database.
+  const std::string text = (directory_ / "notes.txt").string();
+  std::ofstream(text) << "id,title\n1,groceries\n";
+  expect_one_line_message(run_tool({"check", "--schema", v3, "--sqlite", text}), "io",
+                          "file is not a database");
+  if (backend() == Backend::postgres) {
+    // libpq's message has a second, indented line and a trailing newline.
+    expect_one_line_message(
+        run_tool({"check", "--schema", v3, "--pg", "host=127.0.0.1 port=1 connect_timeout=2"}),
+        "io", "connection to server at \"127.0.0.1\", port 1 failed");
+  }
+}
+
+TEST_P(StorageTool, TOOL_6_ASchemaFileWithAByteOrderMarkIsRefused) {
+  record_spec("§2.4", "TOOL-6");
+  const std::string schema = read_text_file(kFixtures + "/example_v3.schema.json");
+  const std::string marked = (directory_ / "marked.json").string();
+  std::ofstream(marked) << "\xEF\xBB\xBF" << schema;
+  const ToolRun refused = tool("check", marked);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output.dump();
+  EXPECT_EQ(refused.output.value("error", "(no error)"), "schema");
+  EXPECT_THAT(refused.output.value("message", "(no message)"),
+              HasSubstr("not valid JSON: a byte-order mark (U+FEFF) precedes the value"));
+  // The same text without the mark is the fixture schema, served.
+  const std::string plain = (directory_ / "plain.json").string();
+  std::ofstream(plain) << schema;
+  EXPECT_EQ(tool("check", plain).exit_code, 0);
 }
 
 }  // namespace

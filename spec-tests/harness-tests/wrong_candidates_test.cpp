@@ -1,0 +1,103 @@
+// The wrong candidates are wrong in exactly the way wrong_candidates.hpp
+// says, and right everywhere else, so the runs of HARNESS-2 … HARNESS-6 test
+// what they claim to (docs/requirements/harness.md, HARNESS-8).
+#include "harness/wrong_candidates.hpp"
+
+#include <gmock/gmock.h>
+
+#include "harness/segment_fixtures.hpp"
+#include "harness/storage_fixtures.hpp"
+#include "ssp/errors.hpp"
+
+namespace ssp::harness {
+namespace {
+
+// A new store of `name` over memory (segments) and a fresh SQLite file
+// (server storage), with one segment and one row already written through it.
+struct WrongStores {
+  std::unique_ptr<Candidate> candidate;
+  std::unique_ptr<TestDatabase> database;
+  std::unique_ptr<SegmentStore> segments;
+  std::unique_ptr<storage::ServerStorage> storage;
+
+  explicit WrongStores(const std::string& name)
+      : candidate(make_wrong_candidate(name, reference_candidate())),
+        database(create_test_database(Backend::sqlite)),
+        segments(candidate->open_segment_store(DatabaseLocation{}, {})),
+        storage(candidate->open_server_storage(database->location(), {})) {}
+};
+
+const Bytes kBytes = {1, 2, 3};
+
+TEST(WrongCandidates, HARNESS_8_EachWrongCandidateBreaksWhatItsNameSays) {
+  record_spec("Harness", "HARNESS-8");
+  EXPECT_EQ(make_wrong_candidate("no such thing", reference_candidate()), nullptr);
+  EXPECT_THAT(wrong_candidate_names(),
+              ::testing::ElementsAre("finds-nothing", "wrong-bytes", "throws", "refuses-nothing"));
+  const storage::StoredRow row = task_row("t1", "p1", "x", false);
+
+  {
+    SCOPED_TRACE("finds-nothing: lookups answer absent, writes work");
+    WrongStores wrong("finds-nothing");
+    EXPECT_EQ(wrong.candidate->name(), "wrong:finds-nothing");
+    const SegmentRecord put = wrong.segments->put(base_metadata(), kBytes, kNow);
+    EXPECT_FALSE(wrong.segments->get(put.segment_id));
+    EXPECT_FALSE(wrong.segments->find(find_key_of(base_metadata()), kNow + 1));
+    EXPECT_EQ(wrong.segments->stats().count, 1);
+    wrong.storage->ensure_schema(example_compiled());
+    wrong.storage->upsert_row("acme", "tasks", row);
+    EXPECT_FALSE(wrong.storage->get_row("acme", "tasks", "t1"));
+    EXPECT_FALSE(wrong.storage->read_projection("acme", "tasks", "t1"));
+  }
+  {
+    SCOPED_TRACE("wrong-bytes: every answer right but the bytes");
+    WrongStores wrong("wrong-bytes");
+    const SegmentRecord put = wrong.segments->put(base_metadata(), kBytes, kNow);
+    const auto got = wrong.segments->get(put.segment_id);
+    ASSERT_TRUE(got);
+    EXPECT_EQ(got->record, put);
+    EXPECT_NE(got->bytes, kBytes);
+    const SegmentRecord empty = wrong.segments->put(base_metadata(), Bytes{}, kNow);
+    const auto got_empty = wrong.segments->get(empty.segment_id);
+    ASSERT_TRUE(got_empty);
+    EXPECT_FALSE(got_empty->bytes.empty());
+    EXPECT_TRUE(wrong.segments->find(find_key_of(base_metadata()), kNow + 1));
+    wrong.storage->ensure_schema(example_compiled());
+    wrong.storage->upsert_row("acme", "tasks", row);
+    const auto stored = wrong.storage->get_row("acme", "tasks", "t1");
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(stored->row_id, row.row_id);
+    EXPECT_NE(stored->payload, row.payload);
+  }
+  {
+    SCOPED_TRACE("throws: every method throws");
+    WrongStores wrong("throws");
+    EXPECT_THROW(wrong.segments->put(base_metadata(), kBytes, kNow), std::runtime_error);
+    EXPECT_THROW(wrong.segments->get("sha256:x"), std::runtime_error);
+    EXPECT_THROW(wrong.segments->find(find_key_of(base_metadata()), kNow), std::runtime_error);
+    EXPECT_THROW(wrong.segments->stats(), std::runtime_error);
+    EXPECT_THROW(wrong.storage->ensure_schema(example_compiled()), std::runtime_error);
+    EXPECT_THROW(wrong.storage->preview_schema(example_compiled()), std::runtime_error);
+    EXPECT_THROW(wrong.storage->upsert_row("acme", "tasks", row), std::runtime_error);
+    EXPECT_THROW(wrong.storage->get_row("acme", "tasks", "t1"), std::runtime_error);
+    EXPECT_THROW(wrong.storage->read_projection("acme", "tasks", "t1"), std::runtime_error);
+  }
+  {
+    SCOPED_TRACE("refuses-nothing: refusals become default answers, the rest works");
+    WrongStores wrong("refuses-nothing");
+    SegmentMetadata out_of_range = base_metadata();
+    out_of_range.as_of_commit_seq = std::int64_t{1} << 60;
+    EXPECT_EQ(wrong.segments->put(out_of_range, kBytes, kNow), SegmentRecord{});
+    const SegmentRecord put = wrong.segments->put(base_metadata(), kBytes, kNow);
+    EXPECT_TRUE(wrong.segments->get(put.segment_id));
+    EXPECT_EQ(wrong.storage->get_row("acme", "tasks", "t1"), std::nullopt) << "unknown table";
+    wrong.storage->ensure_schema(example_compiled());
+    EXPECT_EQ(wrong.storage->ensure_schema(compiled(example_schema(), 1)), storage::SchemaReport{})
+        << "an older schema is refused by the reference";
+    wrong.storage->upsert_row("acme", "tasks", row);
+    EXPECT_EQ(wrong.storage->get_row("acme", "tasks", "t1"), row);
+  }
+}
+
+}  // namespace
+}  // namespace ssp::harness

@@ -1,0 +1,58 @@
+#include "harness/section_table.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ssp::harness {
+namespace {
+
+// `text` followed by spaces up to `width` display columns.
+std::string padded(const std::string& text, std::size_t width) {
+  return text + std::string(width - std::min(width, display_width(text)), ' ');
+}
+
+std::string row(const std::string& section, std::size_t width, const SectionTally& tally) {
+  char numbers[64];
+  std::snprintf(numbers, sizeof numbers, " %7d %7d %8d", tally.passed, tally.failed,
+                tally.skipped);
+  return "  " + padded(section, width) + numbers + (tally.failed ? "  FAILED" : "") + "\n";
+}
+
+}  // namespace
+
+std::size_t display_width(std::string_view utf8) {
+  // Count the bytes that start a code point: every byte but 10xxxxxx.
+  return static_cast<std::size_t>(std::count_if(utf8.begin(), utf8.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  }));
+}
+
+std::string format_section_table(const std::map<std::string, SectionTally>& by_section,
+                                  const std::vector<SkippedTest>& skipped) {
+  std::size_t width = display_width("section");
+  for (const auto& [section, tally] : by_section) width = std::max(width, display_width(section));
+  SectionTally total;
+  std::string out = "\nSSP2 conformance by section\n";
+  char header[64];
+  std::snprintf(header, sizeof header, " %7s %7s %8s\n", "passed", "failed", "skipped");
+  out += "  " + padded("section", width) + header;
+  for (const auto& [section, tally] : by_section) {
+    out += row(section, width, tally);
+    total.passed += tally.passed;
+    total.failed += tally.failed;
+    total.skipped += tally.skipped;
+  }
+  out += "\n" + std::to_string(total.passed) + " passed, " + std::to_string(total.failed) +
+         " failed, " + std::to_string(total.skipped) + " skipped\n";
+  if (!skipped.empty()) {
+    out += "\nskipped:\n";
+    for (const SkippedTest& test : skipped) {
+      std::string reason = test.reason;
+      std::replace(reason.begin(), reason.end(), '\n', ' ');  // one line per test
+      out += "  " + test.name + ": " + reason + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace ssp::harness

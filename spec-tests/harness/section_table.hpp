@@ -1,0 +1,36 @@
+// The text of the per-section report: a table of passed / failed / skipped per
+// SSP2 section, the closing totals line, and every skipped test with its
+// reason. Pure formatting, so its layout is tested without running a suite.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ssp::harness {
+
+struct SectionTally {
+  int passed = 0;
+  int failed = 0;
+  int skipped = 0;
+};
+
+// A skipped test ("Suite.Test/param") and why it was skipped.
+struct SkippedTest {
+  std::string name;
+  std::string reason;
+};
+
+// The number of terminal columns `utf8` takes: one per code point ("§" is two
+// bytes, one column). Every code point the section names use is one column
+// wide; East Asian wide characters would be undercounted.
+std::size_t display_width(std::string_view utf8);
+
+// The table, one row per section in `by_section` order, section names padded
+// to a common display width so the number columns line up, then the totals
+// line, then the skipped tests (if any) one per line.
+std::string format_section_table(const std::map<std::string, SectionTally>& by_section,
+                                 const std::vector<SkippedTest>& skipped);
+
+}  // namespace ssp::harness

@@ -1,0 +1,90 @@
+// The per-section report (harness/section_report.hpp, its text in
+// harness/section_table.hpp): columns line up whatever bytes a section name
+// takes (REPORT-1), every skipped test is listed with its reason (REPORT-2),
+// and a real run prints both (REPORT-3). Expected texts are written out by hand.
+#include <gmock/gmock.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "harness/section_table.hpp"
+#include "harness/spec.hpp"
+
+namespace ssp::harness {
+namespace {
+
+TEST(SectionTable, REPORT_1_ColumnsLineUpWhenASectionNameHasAMultiByteCharacter) {
+  record_spec("Catalog", "REPORT-1");
+  EXPECT_EQ(display_width(""), 0u);
+  EXPECT_EQ(display_width("section"), 7u);
+  EXPECT_EQ(display_width("\u00a75.1"), 4u);      // § is 2 bytes, 1 column
+  EXPECT_EQ(display_width("\u20ac"), 1u);         // 3 bytes
+  EXPECT_EQ(display_width("\U0001F600x"), 2u);    // 4 bytes + 1
+  // "Conventions" (11 columns) sets the width; "§10.1" is 6 bytes but 5 columns.
+  const std::map<std::string, SectionTally> by_section = {
+      {"Catalog", {2, 0, 0}},
+      {"Conventions", {3, 0, 0}},
+      {"\u00a710.1", {2, 1, 0}},
+      {"\u00a75.1", {117, 0, 28}},
+  };
+  EXPECT_EQ(format_section_table(by_section, {}),
+            "\n"
+            "SSP2 conformance by section\n"
+            "  section      passed  failed  skipped\n"
+            "  Catalog           2       0        0\n"
+            "  Conventions       3       0        0\n"
+            "  \u00a710.1             2       1        0  FAILED\n"
+            "  \u00a75.1            117       0       28\n"
+            "\n"
+            "124 passed, 1 failed, 28 skipped\n");
+}
+
+TEST(SectionTable, REPORT_2_EverySkippedTestIsListedWithItsReason) {
+  record_spec("Catalog", "REPORT-2");
+  const std::string table = format_section_table(
+      {{"\u00a75.1", {0, 0, 2}}},
+      {{"Suite.A_1_X/memory", "memory backend has no SQL tables: needs SQL"},
+       {"Suite.A_2_Y/postgres", "SSP_PG_DSN is not set\nrun under scripts/with-postgres"}});
+  EXPECT_EQ(table,
+            "\n"
+            "SSP2 conformance by section\n"
+            "  section  passed  failed  skipped\n"
+            "  \u00a75.1          0       0        2\n"
+            "\n"
+            "0 passed, 0 failed, 2 skipped\n"
+            "\n"
+            "skipped:\n"
+            "  Suite.A_1_X/memory: memory backend has no SQL tables: needs SQL\n"
+            "  Suite.A_2_Y/postgres: SSP_PG_DSN is not set run under scripts/with-postgres\n");
+}
+
+TEST(SectionTable, REPORT_3_ARunEndsWithTheTableAndItsSkippedTests) {
+  record_spec("Catalog", "REPORT-3");
+  // This executable again, on one test that skips on memory and one that passes.
+  const std::string command =
+      "'" + std::filesystem::read_symlink("/proc/self/exe").string() +
+      "' --gtest_brief=1 --gtest_filter='SspSegmentsTool.ADM_TOOL_1_*/memory:"
+      "SectionTable.REPORT_1_*' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buffer[4096];
+  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  EXPECT_EQ(pclose(pipe), 0) << out;
+  EXPECT_THAT(out, ::testing::HasSubstr("\nSSP2 conformance by section\n"
+                                        "  section  passed  failed  skipped\n"
+                                        "  Catalog       1       0        0\n"
+                                        "  \u00a75.1          0       0        1\n"
+                                        "\n"
+                                        "1 passed, 0 failed, 1 skipped\n"
+                                        "\n"
+                                        "skipped:\n"
+                                        "  SspSegmentsTool.ADM_TOOL_1_StatsPrintsTheStoreCounters"
+                                        "WithUpstreamNames/memory: memory backend has no SQL "
+                                        "tables: ssp-segments opens SQLite files and PostgreSQL "
+                                        "schemas\n"))
+      << out;
+}
+
+}  // namespace
+}  // namespace ssp::harness
