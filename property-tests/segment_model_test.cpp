@@ -590,6 +590,7 @@ SSP_ALL_BACKENDS(PropModel);
 
 TEST_P(PropModel, PROP_MODEL_StoreMatchesModel) {
   harness::record_spec("§5.1", "PROP_MODEL");
+  SSP_REQUIRE_CAPABILITY(candidate(), harness::Capability::injected_hasher);
   check_property([backend = backend()] {
     StoreUnderTest sut(backend);
     ModelState initial;

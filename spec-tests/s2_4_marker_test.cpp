@@ -265,6 +265,7 @@ TEST_P(Marker, B_12_VersionEqualityIsNumeric) {
 // lock, then finds the new marker and only verifies (Q6).
 TEST_P(Marker, Q6_ConcurrentStartupsSerializeOnTheMigrationLock) {
   record_spec("§2.4", "Q6");
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::hooks);
   storage().ensure_schema(example_compiled());
   storage().upsert_row("acme", "tasks", task_row("t1", "p1", "x", false));
   storage::ServerSchema bumped = example_schema();

@@ -95,6 +95,7 @@ TEST_P(SegmentIdentity, R5_RePuttingIdenticalBytesIsNeverACollision) {
 
 TEST_P(SegmentIdentity, R6_CollisionUnderInjectedHasherIsRefusedAndChangesNothing) {
   record_spec("§5.1", "R6");
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::injected_hasher);
   auto colliding = open(colliding_options());
   const SegmentRecord first = colliding->put(base_metadata(), payload("B1"), kNow);
   const SegmentStoreStats stats_before = colliding->stats();
@@ -135,6 +136,7 @@ TEST_P(SegmentIdentity, R7_CollisionWithCorruptedStoredBytesIsRefused) {
 
 TEST_P(SegmentIdentity, R8_CollisionCheckCoversExpiredEntries) {
   record_spec("§5.1", "R8");
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::injected_hasher);
   auto colliding = open(colliding_options());
   const SegmentRecord expired = colliding->put(base_metadata(), payload("B1"), kNow - kTtl - 1);
   ASSERT_LT(expired.expires_at_ms, kNow);

@@ -1,7 +1,8 @@
 // The per-section report (harness/section_report.hpp, its text in
 // harness/section_table.hpp): columns line up whatever bytes a section name
 // takes (REPORT-1), every skipped test is listed with its reason (REPORT-2),
-// and a real run prints both (REPORT-3). Expected texts are written out by hand.
+// and a real run prints both (REPORT-3); driver errors have their own column
+// and count among the failed in the closing line. Expected texts are written out by hand.
 #include <gmock/gmock.h>
 
 #include <cstdio>
@@ -26,17 +27,21 @@ TEST(SectionTable, REPORT_1_ColumnsLineUpWhenASectionNameHasAMultiByteCharacter)
       {"Conventions", {3, 0, 0}},
       {"\u00a710.1", {2, 1, 0}},
       {"\u00a75.1", {117, 0, 28}},
+      {"\u00a75.5", {.passed = 4, .errors = 2}},
   };
   EXPECT_EQ(format_section_table(by_section, {}),
             "\n"
             "SSP2 conformance by section\n"
-            "  section      passed  failed  skipped\n"
-            "  Catalog           2       0        0\n"
-            "  Conventions       3       0        0\n"
-            "  \u00a710.1             2       1        0  FAILED\n"
-            "  \u00a75.1            117       0       28\n"
+            "  section      passed  failed  errors  skipped\n"
+            "  Catalog           2       0       0        0\n"
+            "  Conventions       3       0       0        0\n"
+            "  \u00a710.1             2       1       0        0  FAILED\n"
+            "  \u00a75.1            117       0       0       28\n"
+            "  \u00a75.5              4       0       2        0  ERROR\n"
             "\n"
-            "124 passed, 1 failed, 28 skipped\n");
+            "128 passed, 3 failed, 28 skipped\n"
+            "2 of the failed are errors: the candidate's driver broke the protocol "
+            "(docs/driver-protocol.md)\n");
 }
 
 TEST(SectionTable, REPORT_2_EverySkippedTestIsListedWithItsReason) {
@@ -48,8 +53,8 @@ TEST(SectionTable, REPORT_2_EverySkippedTestIsListedWithItsReason) {
   EXPECT_EQ(table,
             "\n"
             "SSP2 conformance by section\n"
-            "  section  passed  failed  skipped\n"
-            "  \u00a75.1          0       0        2\n"
+            "  section  passed  failed  errors  skipped\n"
+            "  \u00a75.1          0       0       0        2\n"
             "\n"
             "0 passed, 0 failed, 2 skipped\n"
             "\n"
@@ -72,9 +77,9 @@ TEST(SectionTable, REPORT_3_ARunEndsWithTheTableAndItsSkippedTests) {
   while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
   EXPECT_EQ(pclose(pipe), 0) << out;
   EXPECT_THAT(out, ::testing::HasSubstr("\nSSP2 conformance by section\n"
-                                        "  section  passed  failed  skipped\n"
-                                        "  Catalog       1       0        0\n"
-                                        "  \u00a75.1          0       0        1\n"
+                                        "  section  passed  failed  errors  skipped\n"
+                                        "  Catalog       1       0       0        0\n"
+                                        "  \u00a75.1          0       0       0        1\n"
                                         "\n"
                                         "1 passed, 0 failed, 1 skipped\n"
                                         "\n"

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "harness/backend.hpp"
 #include "ssp/segment_store.hpp"
@@ -12,6 +13,17 @@
 #include "ssp/storage/server_storage.hpp"
 
 namespace ssp::harness {
+
+// Parts of the surface a candidate may lack. A test that needs one the
+// candidate lacks is skipped, saying which (SSP_REQUIRE_CAPABILITY).
+enum class Capability {
+  segment_store,    // open_segment_store
+  server_storage,   // open_server_storage
+  hooks,            // put_hook / ensure_hook run at their points and can park the call
+  injected_hasher,  // a SegmentStoreOptions::hasher other than SHA-256 is honoured
+};
+// e.g. "the segment store", "parking at hook points".
+std::string_view capability_name(Capability capability);
 
 class Candidate {
  public:
@@ -21,6 +33,12 @@ class Candidate {
 
   // Whether the candidate implements `backend`; tests on others are skipped.
   virtual bool supports(Backend backend) const = 0;
+
+  // Whether the candidate implements `capability` (the reference: all).
+  virtual bool has(Capability capability) const {
+    static_cast<void>(capability);
+    return true;
+  }
 
   // Whether stores opened twice over one location see each other's data
   // (false for memory: each open is a new, empty store).
@@ -44,6 +62,9 @@ Candidate& reference_candidate();
 // The candidate under test, chosen once by the environment variable
 // SSP_CANDIDATE (candidate_selection.cpp):
 //  - unset, empty or "reference": reference_candidate();
+//  - "exec:COMMAND ARGS": an out-of-process driver (driver_candidate.hpp,
+//    docs/driver-protocol.md); a driver that does not start throws DriverError
+//    here, again on every call, so each test reports it as an error;
 //  - "wrong:<name>": a deliberately wrong candidate (wrong_candidates.hpp),
 //    the harness's own test data.
 // Any other value prints the accepted forms to stderr and exits with status 2,

@@ -5,12 +5,14 @@
 #include <string>
 
 #include "harness/candidate.hpp"
+#include "harness/driver_candidate.hpp"
 #include "harness/wrong_candidates.hpp"
 
 namespace ssp::harness {
 namespace {
 
 constexpr const char* kWrongPrefix = "wrong:";
+constexpr const char* kExecPrefix = "exec:";
 
 [[noreturn]] void refuse_selection(const std::string& value) {
   std::string wrong_names;
@@ -19,7 +21,8 @@ constexpr const char* kWrongPrefix = "wrong:";
   }
   std::fprintf(stderr,
                "SSP_CANDIDATE=\"%s\" names no candidate. Accepted: unset or \"reference\" (the "
-               "C++ reference), or a deliberately wrong candidate: %s.\n",
+               "C++ reference), \"exec:COMMAND ARGS\" (a driver, docs/driver-protocol.md), or a "
+               "deliberately wrong candidate: %s.\n",
                value.c_str(), wrong_names.c_str());
   std::exit(2);
 }
@@ -28,6 +31,13 @@ Candidate& select_candidate() {
   const char* variable = std::getenv("SSP_CANDIDATE");
   const std::string value = variable ? variable : "";
   if (value.empty() || value == "reference") return reference_candidate();
+  if (value.starts_with(kExecPrefix)) {
+    // Throws DriverError when the driver does not start or its hello is bad;
+    // current_candidate() then throws again in every test, each an error.
+    static const std::unique_ptr<Candidate> driver =
+        make_driver_candidate(value.substr(std::string(kExecPrefix).size()));
+    return *driver;
+  }
   if (value.starts_with(kWrongPrefix)) {
     static std::unique_ptr<Candidate> wrong;
     wrong =

@@ -2,7 +2,29 @@
 
 #include <cstdio>
 
+#include "harness/driver_error.hpp"
+
 namespace ssp::harness {
+namespace {
+
+// A test erred when an out-of-process candidate broke the driver protocol:
+// DriverError records the property (even when the test caught the exception
+// and passed: EXPECT_ANY_THROW must not turn a crash into a pass), and its
+// text is in the failure.
+bool erred(const ::testing::TestResult& result) {
+  for (int i = 0; i < result.test_property_count(); ++i) {
+    if (std::string(result.GetTestProperty(i).key()) == "driver_error") return true;
+  }
+  for (int i = 0; i < result.total_part_count(); ++i) {
+    const char* message = result.GetTestPartResult(i).message();
+    if (result.GetTestPartResult(i).failed() && message && reports_driver_error(message)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 void SectionReport::OnTestEnd(const ::testing::TestInfo& info) {
   const ::testing::TestResult& result = *info.result();
@@ -16,7 +38,10 @@ void SectionReport::OnTestEnd(const ::testing::TestInfo& info) {
     }
   }
   SectionTally& tally = by_section_[section];
-  if (result.Skipped()) {
+  if (erred(result)) {
+    ++tally.errors;
+    ++errors_;
+  } else if (result.Skipped()) {
     ++tally.skipped;
     std::string reason;
     for (int i = 0; i < result.total_part_count(); ++i) {

@@ -13,9 +13,10 @@ std::string padded(const std::string& text, std::size_t width) {
 
 std::string row(const std::string& section, std::size_t width, const SectionTally& tally) {
   char numbers[64];
-  std::snprintf(numbers, sizeof numbers, " %7d %7d %8d", tally.passed, tally.failed,
-                tally.skipped);
-  return "  " + padded(section, width) + numbers + (tally.failed ? "  FAILED" : "") + "\n";
+  std::snprintf(numbers, sizeof numbers, " %7d %7d %7d %8d", tally.passed, tally.failed,
+                tally.errors, tally.skipped);
+  const char* mark = tally.errors ? "  ERROR" : (tally.failed ? "  FAILED" : "");
+  return "  " + padded(section, width) + numbers + mark + "\n";
 }
 
 }  // namespace
@@ -34,16 +35,26 @@ std::string format_section_table(const std::map<std::string, SectionTally>& by_s
   SectionTally total;
   std::string out = "\nSSP2 conformance by section\n";
   char header[64];
-  std::snprintf(header, sizeof header, " %7s %7s %8s\n", "passed", "failed", "skipped");
+  std::snprintf(header, sizeof header, " %7s %7s %7s %8s\n", "passed", "failed", "errors",
+                "skipped");
   out += "  " + padded("section", width) + header;
   for (const auto& [section, tally] : by_section) {
     out += row(section, width, tally);
     total.passed += tally.passed;
     total.failed += tally.failed;
+    total.errors += tally.errors;
     total.skipped += tally.skipped;
   }
-  out += "\n" + std::to_string(total.passed) + " passed, " + std::to_string(total.failed) +
-         " failed, " + std::to_string(total.skipped) + " skipped\n";
+  // The closing line keeps the plain "N passed, N failed, N skipped" form that
+  // CI log readers recognise, so an error counts among the failed there.
+  out += "\n" + std::to_string(total.passed) + " passed, " +
+         std::to_string(total.failed + total.errors) + " failed, " +
+         std::to_string(total.skipped) + " skipped\n";
+  if (total.errors > 0) {
+    out += std::to_string(total.errors) +
+           " of the failed are errors: the candidate's driver broke the protocol "
+           "(docs/driver-protocol.md)\n";
+  }
   if (!skipped.empty()) {
     out += "\nskipped:\n";
     for (const SkippedTest& test : skipped) {

@@ -1,4 +1,4 @@
-// The text of the per-section report: a table of passed / failed / skipped per
+// The text of the per-section report: a table of passed / failed / errors / skipped per
 // SSP2 section, the closing totals line, and every skipped test with its
 // reason. Pure formatting, so its layout is tested without running a suite.
 #pragma once
@@ -14,6 +14,7 @@ struct SectionTally {
   int passed = 0;
   int failed = 0;
   int skipped = 0;
+  int errors = 0;  // the candidate's driver broke the protocol (driver_error.hpp)
 };
 
 // A skipped test ("Suite.Test/param") and why it was skipped.

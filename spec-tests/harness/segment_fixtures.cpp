@@ -31,6 +31,7 @@ SegmentPublication fresh_publication(const SegmentMetadata& metadata, std::int64
 }
 
 void SegmentStoreTest::SetUp() {
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::segment_store);
   SSP_SKIP_UNLESS_BACKEND_READY(candidate(), backend());
   database_ = create_test_database(backend());
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "harness/candidate.hpp"
+#include "harness/capability_gate.hpp"
 #include "harness/printers.hpp"
 #include "harness/spec.hpp"
 #include "harness/test_database.hpp"

@@ -116,6 +116,7 @@ std::string read_text_file(const std::string& path) {
 }
 
 void StorageTest::SetUp() {
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::server_storage);
   SSP_SKIP_UNLESS_BACKEND_READY(candidate(), backend());
   database_ = create_test_database(backend());
 }

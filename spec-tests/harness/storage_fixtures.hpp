@@ -11,6 +11,7 @@
 #include <string>
 
 #include "harness/candidate.hpp"
+#include "harness/capability_gate.hpp"
 #include "harness/spec.hpp"
 #include "harness/test_database.hpp"
 #include "ssp/storage/row_codec.hpp"

@@ -166,8 +166,9 @@ Json parse_strict(std::string_view text) {
 
 }  // namespace
 
-ServerSchema parse_schema_json(std::string_view text) {
-  const Json root = parse_strict(text);
+ServerSchema parse_schema_json(std::string_view text) { return parse_schema_value(parse_strict(text)); }
+
+ServerSchema parse_schema_value(const Json& root) {
   object_at(root, "", {"version", "tables"}, {"version", "tables"});
   ServerSchema schema;
   const Json& version = root.at("version");
@@ -185,7 +186,9 @@ ServerSchema parse_schema_json(std::string_view text) {
   return schema;
 }
 
-std::string schema_to_json(const ServerSchema& schema) {
+std::string schema_to_json(const ServerSchema& schema) { return schema_json_value(schema).dump(2); }
+
+Json schema_json_value(const ServerSchema& schema) {
   Json tables = Json::array();
   for (const TableSchema& table : schema.tables) {
     Json out;
@@ -228,7 +231,7 @@ std::string schema_to_json(const ServerSchema& schema) {
   Json root;
   root["version"] = schema.version;
   root["tables"] = std::move(tables);
-  return root.dump(2);
+  return root;
 }
 
 }  // namespace ssp::storage

@@ -10,6 +10,7 @@
 // keys are errors.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -22,8 +23,14 @@ namespace ssp::storage {
 // not compiled: call compile_schema for the §1.1 rules.
 ServerSchema parse_schema_json(std::string_view text);
 
+// The same from an already parsed value (the driver protocol carries schemas
+// inside its messages). Duplicate keys cannot be detected here.
+ServerSchema parse_schema_value(const nlohmann::ordered_json& root);
+
 // The JSON form of `schema`, pretty-printed; parse_schema_json reads it back
 // equal. Optional fields are written only when set.
 std::string schema_to_json(const ServerSchema& schema);
+// The same as a value.
+nlohmann::ordered_json schema_json_value(const ServerSchema& schema);
 
 }  // namespace ssp::storage

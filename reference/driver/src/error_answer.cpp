@@ -1,0 +1,62 @@
+#include "error_answer.hpp"
+
+#include "ssp/errors.hpp"
+#include "ssp/scope_map.hpp"
+#include "ssp/storage/storage_errors.hpp"
+#include "wire/error_codes.hpp"
+
+namespace ssp::driver {
+namespace {
+
+wire::Json answer(std::string_view code, const std::exception& error,
+                  wire::Json data = wire::Json()) {
+  wire::Json out{{"code", code}, {"message", error.what()}};
+  if (!data.is_null()) out["data"] = std::move(data);
+  return out;
+}
+
+wire::Json optional_text(const std::optional<std::string>& text) {
+  return text ? wire::Json(*text) : wire::Json();
+}
+
+}  // namespace
+
+// Most derived first: SchemaError, RowDecodeError and InvalidScopeMap are
+// InvalidArguments with codes of their own.
+wire::Json error_answer(const std::exception_ptr& error) {
+  namespace code = wire::code;
+  try {
+    std::rethrow_exception(error);
+  } catch (const SegmentCollision& e) {
+    return answer(code::segment_collision, e, {{"segmentId", e.segment_id()}});
+  } catch (const ReadOnlyStore& e) {
+    return answer(code::read_only, e);
+  } catch (const StorageError& e) {
+    return answer(code::storage_error, e);
+  } catch (const storage::SchemaError& e) {
+    return answer(code::schema_error, e);
+  } catch (const storage::RowDecodeError& e) {
+    return answer(code::row_decode_error, e, {{"column", e.column()}});
+  } catch (const InvalidScopeMap& e) {
+    return answer(code::invalid_scope_map, e);
+  } catch (const InvalidArgument& e) {
+    return answer(code::invalid_argument, e);
+  } catch (const storage::SchemaRefusal& e) {
+    wire::Json data{{"reason", storage::refusal_reason_name(e.reason())}};
+    if (e.table()) data["table"] = *e.table();
+    if (e.column()) data["column"] = optional_text(e.column());
+    return answer(code::schema_refusal, e, std::move(data));
+  } catch (const storage::UnknownTable& e) {
+    return answer(code::unknown_table, e, {{"table", e.table()}});
+  } catch (const wire::WireError& e) {
+    return answer(code::bad_request, e);
+  } catch (const Unsupported& e) {
+    return answer(code::unsupported, e);
+  } catch (const std::exception& e) {
+    return answer(code::internal, e);
+  } catch (...) {
+    return {{"code", code::internal}, {"message", "an exception that is not a std::exception"}};
+  }
+}
+
+}  // namespace ssp::driver

@@ -1,0 +1,95 @@
+// How the reference driver serves a method: one function per protocol method,
+// registered per area (one file per area), called with the request's params.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "connection.hpp"
+#include "ssp/segment_store.hpp"
+#include "wire/wire_json.hpp"
+
+namespace ssp::driver {
+
+using wire::Fields;
+
+// The request being served on this thread.
+struct Call {
+  Json id;
+  Connection& connection;
+
+  // A callback into the harness on behalf of this call (docs/driver-protocol.md, "Callbacks").
+  Json callback(const std::string& method, Json params) const {
+    return connection.callback(id, method, std::move(params));
+  }
+};
+
+// The call the current thread serves. Hooks and hashers installed when a
+// store was opened run on the thread of the put that reaches them.
+const Call& current_call();
+// Sets current_call() for the lifetime of the scope.
+class CallScope {
+ public:
+  explicit CallScope(const Call& call);
+  ~CallScope();
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+
+ private:
+  const Call* previous_;
+};
+
+using Method = std::function<Json(const Fields& params)>;
+using MethodTable = std::map<std::string, Method, std::less<>>;
+
+// Open objects by handle (docs/driver-protocol.md: handles are process-local).
+template <class T>
+class Handles {
+ public:
+  std::int64_t add(std::unique_ptr<T> object) {
+    std::lock_guard lock(mutex_);
+    objects_.emplace(++last_, std::shared_ptr<T>(std::move(object)));
+    return last_;
+  }
+  // The object; throws WireError (ssp.bad_request) for an unknown or closed handle.
+  std::shared_ptr<T> get(std::int64_t handle) const;
+  void remove(std::int64_t handle) {
+    std::lock_guard lock(mutex_);
+    objects_.erase(handle);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::int64_t, std::shared_ptr<T>> objects_;
+  std::int64_t last_ = 0;
+};
+
+[[noreturn]] void throw_unknown_handle(std::int64_t handle);
+
+template <class T>
+std::shared_ptr<T> Handles<T>::get(std::int64_t handle) const {
+  std::lock_guard lock(mutex_);
+  const auto found = objects_.find(handle);
+  if (found == objects_.end()) throw_unknown_handle(handle);
+  return found->second;
+}
+
+// The segment stores this process opened (the download and signed-URL
+// methods read them too).
+Handles<SegmentStore>& segment_stores();
+
+// One registration per area.
+void add_segment_methods(MethodTable& table);
+void add_storage_methods(MethodTable& table);
+void add_scope_methods(MethodTable& table);
+void add_row_methods(MethodTable& table);
+void add_schema_methods(MethodTable& table);
+void add_download_methods(MethodTable& table);
+void add_signed_url_methods(MethodTable& table);
+void add_error_catalog_methods(MethodTable& table);
+
+}  // namespace ssp::driver

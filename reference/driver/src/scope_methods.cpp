@@ -1,0 +1,40 @@
+// scope.* (docs/driver-protocol.md, "scope"): canonical JSON and digest
+// (§3.5, §11.2), scope-map parsing, effective scopes (§3.2).
+#include "methods.hpp"
+#include "ssp/scope_digest.hpp"
+#include "ssp/scope_resolution.hpp"
+#include "wire/wire_values.hpp"
+
+namespace ssp::driver {
+namespace {
+
+ScopeMap scopes_at(const Fields& params, std::string_view name) {
+  return wire::scope_map_from_json(params.at(name), params.path_of(name));
+}
+
+Json digest(const Fields& params) {
+  const ScopeMap scopes = scopes_at(params, "scopes");
+  return Json{{"canonicalJson", canonical_scope_json(scopes)}, {"scopeDigest", scope_digest(scopes)}};
+}
+
+Json parse(const Fields& params) {
+  return Json{{"scopes", wire::scope_map_to_json(parse_scope_map(params.text("text")))}};
+}
+
+Json effective(const Fields& params) {
+  const EffectiveScopes result =
+      compute_effective(scopes_at(params, "requested"), scopes_at(params, "allowed"));
+  return Json{{"status", result.status == ScopeStatus::active ? "active" : "revoked"},
+              {"scopes", wire::scope_map_to_json(result.scopes)},
+              {"revokedBecause", result.revoked_because}};
+}
+
+}  // namespace
+
+void add_scope_methods(MethodTable& table) {
+  table["scope.digest"] = digest;
+  table["scope.parse"] = parse;
+  table["scope.effective"] = effective;
+}
+
+}  // namespace ssp::driver

@@ -1,0 +1,95 @@
+// segments.* (docs/driver-protocol.md, "segments") over the reference stores.
+#include "location.hpp"
+#include "methods.hpp"
+#include "ssp/memory_segment_store.hpp"
+#include "ssp/postgres_segment_store.hpp"
+#include "ssp/segment_json.hpp"
+#include "ssp/sqlite_segment_store.hpp"
+#include "wire/base64.hpp"
+#include "wire/hook_points.hpp"
+#include "wire/wire_values.hpp"
+
+namespace ssp::driver {
+namespace {
+
+SegmentStoreOptions options_from(const Fields& f) {
+  SegmentStoreOptions options;
+  options.ttl_ms = f.integer("ttlMs");
+  options.lock_wait_ms = f.integer("lockWaitMs");
+  options.read_only = f.boolean("readOnly");
+  if (f.boolean("hooks")) {
+    options.put_hook = [](PutHookPoint point) {
+      current_call().callback("hook", {{"point", wire::put_hook_point_name(point)}});
+    };
+  }
+  const std::string hasher = f.text("hasher");
+  if (hasher == "callback") {
+    options.hasher = [](std::span<const std::uint8_t> bytes) {
+      const Json answer = current_call().callback("hash", {{"bytes", wire::base64_encode(bytes)}});
+      return Fields(answer, "hash").text("segmentId");
+    };
+  } else if (hasher != "sha256") {
+    throw wire::WireError(f.path_of("hasher") + ": not sha256 or callback");
+  }
+  return options;
+}
+
+Json open(const Fields& params) {
+  const Location location = location_from_json(params.object("location"));
+  const SegmentStoreOptions options = options_from(params.object("options"));
+  std::unique_ptr<SegmentStore> store;
+  if (location.backend == "memory") store = make_memory_segment_store(options);
+  if (location.backend == "sqlite") store = open_sqlite_segment_store(location.path, options);
+  if (location.backend == "postgres") {
+    store = open_postgres_segment_store(location.dsn, location.schema, options);
+  }
+  return Json{{"store", segment_stores().add(std::move(store))}};
+}
+
+std::shared_ptr<SegmentStore> store_of(const Fields& params) {
+  return segment_stores().get(params.integer("store"));
+}
+
+Json put(const Fields& params) {
+  const SegmentMetadata metadata =
+      wire::metadata_from_json(params.at("metadata"), params.path_of("metadata"));
+  const Bytes bytes = params.bytes("bytes");
+  return Json{
+      {"record", record_to_json(store_of(params)->put(metadata, bytes, params.integer("nowMs")))}};
+}
+
+Json get(const Fields& params) {
+  const auto segment = store_of(params)->get(params.text("segmentId"));
+  return Json{{"segment", segment ? wire::stored_segment_to_json(*segment) : Json()}};
+}
+
+Json find(const Fields& params) {
+  const SegmentFindKey key = wire::find_key_from_json(params.at("key"), params.path_of("key"));
+  const auto record = store_of(params)->find(key, params.integer("nowMs"));
+  return Json{{"record", record ? Json(record_to_json(*record)) : Json()}};
+}
+
+Json stats(const Fields& params) { return Json{{"stats", stats_to_json(store_of(params)->stats())}}; }
+
+Json close(const Fields& params) {
+  segment_stores().remove(params.integer("store"));
+  return Json::object();
+}
+
+}  // namespace
+
+Handles<SegmentStore>& segment_stores() {
+  static Handles<SegmentStore> stores;
+  return stores;
+}
+
+void add_segment_methods(MethodTable& table) {
+  table["segments.open"] = open;
+  table["segments.put"] = put;
+  table["segments.get"] = get;
+  table["segments.find"] = find;
+  table["segments.stats"] = stats;
+  table["segments.close"] = close;
+}
+
+}  // namespace ssp::driver

@@ -1,0 +1,86 @@
+#include "server.hpp"
+
+#include <iostream>
+
+#include "error_answer.hpp"
+#include "methods.hpp"
+
+namespace ssp::driver {
+namespace {
+
+thread_local const Call* t_current_call = nullptr;
+
+// hello (docs/driver-protocol.md): the reference implements everything.
+Json hello(const Fields& params) {
+  const std::int64_t requested = params.integer("protocol");
+  if (requested != wire::kProtocolVersion) {
+    throw Unsupported("protocol version " + std::to_string(requested) +
+                      " is not spoken here (only " + std::to_string(wire::kProtocolVersion) + ")");
+  }
+  return Json{
+      {"protocol", wire::kProtocolVersion},
+      {"implementation", {{"name", "ssp-reference"}, {"version", SSP_DRIVER_VERSION}}},
+      {"capabilities",
+       {{"backends", {"memory", "sqlite", "postgres"}},
+        {"areas",
+         {"segments", "storage", "scope", "rows", "schema", "download", "signed_url",
+          "error_catalog"}},
+        {"hooks", true},
+        {"hasher", true}}}};
+}
+
+MethodTable all_methods() {
+  MethodTable table;
+  table["hello"] = hello;
+  add_segment_methods(table);
+  add_storage_methods(table);
+  add_scope_methods(table);
+  add_row_methods(table);
+  add_schema_methods(table);
+  add_download_methods(table);
+  add_signed_url_methods(table);
+  add_error_catalog_methods(table);
+  return table;
+}
+
+}  // namespace
+
+const Call& current_call() {
+  if (t_current_call == nullptr) throw std::logic_error("no call is being served on this thread");
+  return *t_current_call;
+}
+
+CallScope::CallScope(const Call& call) : previous_(t_current_call) { t_current_call = &call; }
+CallScope::~CallScope() { t_current_call = previous_; }
+
+void throw_unknown_handle(std::int64_t handle) {
+  // A handle the harness never got (or closed): its bug, not a refusal.
+  throw wire::WireError("no open object has handle " + std::to_string(handle));
+}
+
+int serve(Connection& connection) {
+  static const MethodTable methods = all_methods();
+  connection.run([&](const Json& request) {
+    const Call call{request.at("id"), connection};
+    const CallScope scope(call);
+    Json answer{{"id", call.id}};
+    try {
+      const Json& method = request.at("method");
+      const auto found = method.is_string() ? methods.find(method.get<std::string>())
+                                            : methods.end();
+      if (found == methods.end()) throw Unsupported("no method " + method.dump());
+      const Json params = request.contains("params") ? request.at("params") : Json::object();
+      answer["result"] = found->second(Fields(params, "params"));
+    } catch (...) {
+      answer["error"] = error_answer(std::current_exception());
+    }
+    try {
+      connection.send(answer);
+    } catch (const std::exception& error) {
+      std::cerr << "ssp-reference-driver: cannot answer: " << error.what() << "\n";
+    }
+  });
+  return 0;
+}
+
+}  // namespace ssp::driver

@@ -1,0 +1,64 @@
+// signed_url.* (docs/driver-protocol.md, "signed_url"): §5.4 tokens, with the
+// harness answering which log epoch is current for a partition.
+#include "methods.hpp"
+#include "ssp/segment_json.hpp"
+#include "ssp/signed_url.hpp"
+#include "wire/base64.hpp"
+
+namespace ssp::driver {
+namespace {
+
+SegmentUrlSigner signer_of(const Fields& params) {
+  return SegmentUrlSigner(params.bytes("key"), params.integer("skewSeconds"));
+}
+
+Json audience(const Fields& params) {
+  return Json{{"audience", signer_of(params).audience(params.text("partition"))}};
+}
+
+Json mint(const Fields& params) {
+  const SignedSegmentUrl url = signer_of(params).mint(
+      params.text("segmentId"), params.text("scopeDigest"), params.text("partition"),
+      params.integer("nowMs"), params.integer("ttlMs"));
+  return Json{{"token", url.token}, {"urlExpiresAtMs", url.url_expires_at_ms}};
+}
+
+Json sign_payload(const Fields& params) {
+  return Json{{"token", signer_of(params).sign_payload(params.text("payload"))}};
+}
+
+std::optional<std::string> harness_epoch(const std::string& partition) {
+  const Json answer = current_call().callback("current_epoch", {{"partition", partition}});
+  return Fields(answer, "current_epoch").nullable_text("logEpoch");
+}
+
+Json verify(const Fields& params) {
+  const auto store = segment_stores().get(params.integer("store"));
+  const SignedUrlVerdict verdict =
+      signer_of(params).verify(params.text("token"), params.text("segmentId"), *store,
+                               harness_epoch, params.integer("nowMs"));
+  Json claims;
+  if (verdict.claims) {
+    const SignedUrlClaims& c = *verdict.claims;
+    claims = Json{{"v", c.v}, {"seg", c.seg}, {"sd", c.sd}, {"aud", c.aud}, {"exp", c.exp}};
+  }
+  return Json{
+      {"accepted", verdict.accepted()},
+      {"refusal", verdict.refusal ? Json(std::string(token_refusal_name(*verdict.refusal)))
+                                  : Json()},
+      {"error", verdict.error ? Json::parse(error_body_json(*verdict.error)) : Json()},
+      {"claims", std::move(claims)},
+      {"record", verdict.record ? Json(record_to_json(*verdict.record)) : Json()},
+      {"bytes", verdict.accepted() ? Json(wire::base64_encode(verdict.bytes)) : Json()}};
+}
+
+}  // namespace
+
+void add_signed_url_methods(MethodTable& table) {
+  table["signed_url.audience"] = audience;
+  table["signed_url.mint"] = mint;
+  table["signed_url.sign_payload"] = sign_payload;
+  table["signed_url.verify"] = verify;
+}
+
+}  // namespace ssp::driver

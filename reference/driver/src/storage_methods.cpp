@@ -1,0 +1,103 @@
+// storage.* (docs/driver-protocol.md, "storage") over the reference's server
+// storage on SQLite and PostgreSQL.
+#include "location.hpp"
+#include "methods.hpp"
+#include "ssp/errors.hpp"
+#include "ssp/storage/postgres_server_storage.hpp"
+#include "ssp/storage/schema_json.hpp"
+#include "ssp/storage/sqlite_server_storage.hpp"
+#include "wire/wire_values.hpp"
+
+namespace ssp::driver {
+namespace {
+
+Handles<storage::ServerStorage>& storages() {
+  static Handles<storage::ServerStorage> open;
+  return open;
+}
+
+storage::ServerStorageOptions options_from(const Fields& f) {
+  storage::ServerStorageOptions options;
+  const std::string compatibility = f.text("compatibility");
+  if (compatibility == "0.21") {
+    options.compatibility = storage::Compatibility::v0_21;
+  } else if (compatibility != "0.22") {
+    throw wire::WireError(f.path_of("compatibility") + ": not \"0.22\" or \"0.21\"");
+  }
+  options.lock_wait_ms = f.integer("lockWaitMs");
+  if (f.boolean("hooks")) {
+    options.ensure_hook = [](storage::EnsureHookPoint point) {
+      current_call().callback("hook", {{"point", storage::ensure_hook_point_name(point)}});
+    };
+  }
+  return options;
+}
+
+Json open(const Fields& params) {
+  const Location location = location_from_json(params.object("location"));
+  const storage::ServerStorageOptions options = options_from(params.object("options"));
+  std::unique_ptr<storage::ServerStorage> opened;
+  if (location.backend == "sqlite") {
+    opened = storage::open_sqlite_server_storage(location.path, options);
+  } else if (location.backend == "postgres") {
+    opened = storage::open_postgres_server_storage(location.dsn, location.schema, options);
+  } else {
+    throw InvalidArgument("the reference has no server storage on the memory backend");
+  }
+  return Json{{"storage", storages().add(std::move(opened))}};
+}
+
+std::shared_ptr<storage::ServerStorage> storage_of(const Fields& params) {
+  return storages().get(params.integer("storage"));
+}
+
+// The schema JSON of params.schema, compiled: the harness sends compiled
+// schemas, so materialize is explicit for every table.
+storage::CompiledSchema schema_of(const Fields& params) {
+  return storage::compile_schema(storage::parse_schema_value(params.at("schema")));
+}
+
+Json ensure_schema(const Fields& params) {
+  return wire::schema_report_to_json(storage_of(params)->ensure_schema(schema_of(params)));
+}
+
+Json preview_schema(const Fields& params) {
+  return wire::schema_report_to_json(storage_of(params)->preview_schema(schema_of(params)));
+}
+
+Json get_row(const Fields& params) {
+  const auto row = storage_of(params)->get_row(params.text("partition"), params.text("table"),
+                                               params.text("rowId"));
+  return Json{{"row", row ? wire::stored_row_to_json(*row) : Json()}};
+}
+
+Json upsert_row(const Fields& params) {
+  storage_of(params)->upsert_row(params.text("partition"), params.text("table"),
+                                 wire::stored_row_from_json(params.at("row"), params.path_of("row")));
+  return Json::object();
+}
+
+Json read_projection(const Fields& params) {
+  const auto values = storage_of(params)->read_projection(
+      params.text("partition"), params.text("table"), params.text("rowId"));
+  return Json{{"values", values ? wire::row_to_json(*values) : Json()}};
+}
+
+Json close(const Fields& params) {
+  storages().remove(params.integer("storage"));
+  return Json::object();
+}
+
+}  // namespace
+
+void add_storage_methods(MethodTable& table) {
+  table["storage.open"] = open;
+  table["storage.ensure_schema"] = ensure_schema;
+  table["storage.preview_schema"] = preview_schema;
+  table["storage.get_row"] = get_row;
+  table["storage.upsert_row"] = upsert_row;
+  table["storage.read_projection"] = read_projection;
+  table["storage.close"] = close;
+}
+
+}  // namespace ssp::driver

@@ -1,0 +1,29 @@
+// The error codes of the driver protocol (docs/driver-protocol.md, "Errors"),
+// spelled once for the driver and the harness.
+#pragma once
+
+#include <string_view>
+
+namespace ssp::wire::code {
+
+// Refusals the contract defines; the harness raises the matching exception.
+inline constexpr std::string_view invalid_argument = "ssp.invalid_argument";
+inline constexpr std::string_view invalid_scope_map = "ssp.invalid_scope_map";
+inline constexpr std::string_view segment_collision = "ssp.segment_collision";
+inline constexpr std::string_view read_only = "ssp.read_only";
+inline constexpr std::string_view storage_error = "ssp.storage_error";
+inline constexpr std::string_view schema_error = "ssp.schema_error";
+inline constexpr std::string_view row_decode_error = "ssp.row_decode_error";
+inline constexpr std::string_view schema_refusal = "ssp.schema_refusal";
+inline constexpr std::string_view unknown_table = "ssp.unknown_table";
+
+// The driver's own failures: always a driver error in the harness.
+inline constexpr std::string_view unsupported = "ssp.unsupported";
+inline constexpr std::string_view bad_request = "ssp.bad_request";
+inline constexpr std::string_view internal = "ssp.internal";
+
+// The harness's error answer to a callback: the test's function threw (for
+// resolve_scopes: the host's resolver threw).
+inline constexpr std::string_view callback_failed = "ssp.callback_failed";
+
+}  // namespace ssp::wire::code

@@ -1,0 +1,279 @@
+#include "wire/wire_values.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "ssp/segment_json.hpp"
+#include "ssp/storage/schema_json.hpp"
+#include "wire/base64.hpp"
+
+namespace ssp::wire {
+namespace {
+
+std::string element(const std::string& path, std::size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+const Json& array_value(const Json& value, const std::string& path) {
+  if (!value.is_array()) throw WireError(path + ": expected an array");
+  return value;
+}
+
+std::vector<std::string> texts_from(const Json& value, const std::string& path) {
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < array_value(value, path).size(); ++i) {
+    texts.push_back(text_value(value[i], element(path, i)));
+  }
+  return texts;
+}
+
+MediaType media_type_at(const Fields& f, std::string_view name) {
+  const std::string text = f.text(name);
+  if (text == "rows") return MediaType::rows;
+  if (text == "sqlite") return MediaType::sqlite;
+  throw WireError(f.path_of(name) + ": expected \"rows\" or \"sqlite\"");
+}
+
+// byteLength, createdAtMs, expiresAtMs: shared by publications and records.
+void read_times(const Fields& f, std::int64_t& byte_length, std::int64_t& created_at_ms,
+                std::int64_t& expires_at_ms) {
+  byte_length = f.integer("byteLength");
+  created_at_ms = f.integer("createdAtMs");
+  expires_at_ms = f.integer("expiresAtMs");
+}
+
+SegmentPublication publication_from_json(const Json& value, const std::string& path) {
+  SegmentPublication publication;
+  publication.metadata = metadata_from_json(value, path);
+  read_times(Fields(value, path), publication.byte_length, publication.created_at_ms,
+             publication.expires_at_ms);
+  return publication;
+}
+
+constexpr std::string_view kBytes = "$bytes";
+constexpr std::string_view kFloat = "$float";
+
+}  // namespace
+
+SegmentMetadata metadata_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  SegmentMetadata m;
+  m.partition = f.text("partition");
+  m.log_epoch = f.text("logEpoch");
+  m.table = f.text("table");
+  m.schema_version = f.integer("schemaVersion");
+  m.media_type = media_type_at(f, "mediaType");
+  m.scope_digest = f.text("scopeDigest");
+  m.as_of_commit_seq = f.integer("asOfCommitSeq");
+  m.row_count = f.integer("rowCount");
+  m.row_cursor = f.nullable_text("rowCursor");
+  m.next_row_cursor = f.nullable_text("nextRowCursor");
+  return m;
+}
+
+SegmentRecord record_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  SegmentRecord record;
+  record.segment_id = f.text("segmentId");
+  record.metadata = metadata_from_json(value, path);
+  read_times(f, record.byte_length, record.created_at_ms, record.expires_at_ms);
+  record.scope_digests = texts_from(f.array("scopeDigests"), f.path_of("scopeDigests"));
+  const Json& publications = f.array("publications");
+  for (std::size_t i = 0; i < publications.size(); ++i) {
+    record.publications.push_back(
+        publication_from_json(publications[i], element(f.path_of("publications"), i)));
+  }
+  return record;
+}
+
+SegmentStoreStats stats_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  return SegmentStoreStats{f.integer("count"), f.integer("bytes"), f.integer("rowsSegments"),
+                           f.integer("sqliteSegments")};
+}
+
+Json find_key_to_json(const SegmentFindKey& key) {
+  return Json{{"partition", key.partition},
+              {"logEpoch", key.log_epoch},
+              {"table", key.table},
+              {"schemaVersion", key.schema_version},
+              {"mediaType", media_type_name(key.media_type)},
+              {"scopeDigest", key.scope_digest},
+              {"asOfCommitSeq", key.as_of_commit_seq}};
+}
+
+SegmentFindKey find_key_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  return SegmentFindKey{f.text("partition"),      f.text("logEpoch"),
+                        f.text("table"),          f.integer("schemaVersion"),
+                        media_type_at(f, "mediaType"), f.text("scopeDigest"),
+                        f.integer("asOfCommitSeq")};
+}
+
+Json stored_segment_to_json(const StoredSegment& segment) {
+  return Json{{"record", record_to_json(segment.record)},
+              {"bytes", base64_encode(segment.bytes)}};
+}
+
+StoredSegment stored_segment_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  return StoredSegment{record_from_json(f.at("record"), f.path_of("record")), f.bytes("bytes")};
+}
+
+Json row_value_to_json(const storage::RowValue& value) {
+  struct Visitor {
+    Json operator()(std::monostate) const { return nullptr; }
+    Json operator()(const std::string& text) const { return text; }
+    Json operator()(std::int64_t integer) const { return integer; }
+    Json operator()(bool boolean) const { return boolean; }
+    Json operator()(const Bytes& bytes) const { return Json{{kBytes, base64_encode(bytes)}}; }
+    Json operator()(double number) const {
+      if (std::isnan(number)) return Json{{kFloat, "NaN"}};
+      if (std::isinf(number)) return Json{{kFloat, number > 0 ? "Infinity" : "-Infinity"}};
+      return number;  // nlohmann writes a fraction or exponent, and -0.0 as such
+    }
+  };
+  return std::visit(Visitor{}, value);
+}
+
+storage::RowValue row_value_from_json(const Json& value, const std::string& path) {
+  if (value.is_null()) return std::monostate{};
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_boolean()) return value.get<bool>();
+  if (value.is_number_float()) return value.get<double>();
+  if (value.is_number()) return integer_value(value, path);
+  if (value.is_object() && value.size() == 1 && value.contains(kBytes)) {
+    return bytes_value(value.at(kBytes), path + "." + std::string(kBytes));
+  }
+  if (value.is_object() && value.size() == 1 && value.contains(kFloat)) {
+    const Json& name = value.at(kFloat);
+    if (name == "NaN") return std::numeric_limits<double>::quiet_NaN();
+    if (name == "Infinity") return std::numeric_limits<double>::infinity();
+    if (name == "-Infinity") return -std::numeric_limits<double>::infinity();
+    throw WireError(path + ".$float: expected \"NaN\", \"Infinity\" or \"-Infinity\"");
+  }
+  throw WireError(path + ": not a row value");
+}
+
+Json row_to_json(const storage::Row& row) {
+  Json values = Json::array();
+  for (const auto& value : row) values.push_back(row_value_to_json(value));
+  return values;
+}
+
+storage::Row row_from_json(const Json& value, const std::string& path) {
+  storage::Row row;
+  for (std::size_t i = 0; i < array_value(value, path).size(); ++i) {
+    row.push_back(row_value_from_json(value[i], element(path, i)));
+  }
+  return row;
+}
+
+Json columns_to_json(const std::vector<storage::ColumnLayout>& columns) {
+  Json list = Json::array();
+  for (const auto& column : columns) {
+    list.push_back({{"name", column.name},
+                    {"type", std::string(storage::column_type_name(column.type))},
+                    {"nullable", column.nullable}});
+  }
+  return list;
+}
+
+std::vector<storage::ColumnLayout> columns_from_json(const Json& value, const std::string& path) {
+  std::vector<storage::ColumnLayout> columns;
+  for (std::size_t i = 0; i < array_value(value, path).size(); ++i) {
+    const Fields f(value[i], element(path, i));
+    const auto type = storage::column_type_from_name(f.text("type"));
+    if (!type) throw WireError(f.path_of("type") + ": not one of the eight column types");
+    columns.push_back({f.text("name"), *type, f.boolean("nullable")});
+  }
+  return columns;
+}
+
+Json stored_row_to_json(const storage::StoredRow& row) {
+  Json scopes = Json::object();
+  for (const auto& [variable, scope_value] : row.scopes) scopes[variable] = scope_value;
+  return Json{{"rowId", row.row_id},
+              {"serverVersion", row.server_version},
+              {"scopes", std::move(scopes)},
+              {"payload", base64_encode(row.payload)}};
+}
+
+storage::StoredRow stored_row_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  storage::StoredRow row;
+  row.row_id = f.text("rowId");
+  row.server_version = f.integer("serverVersion");
+  const Fields scopes = f.object("scopes");
+  for (const auto& [variable, scope_value] : f.at("scopes").items()) {
+    row.scopes[variable] = scopes.text(variable);
+  }
+  row.payload = f.bytes("payload");
+  return row;
+}
+
+namespace {
+
+constexpr std::pair<storage::SchemaReport::Action, std::string_view> kActions[] = {
+    {storage::SchemaReport::Action::memoized, "memoized"},
+    {storage::SchemaReport::Action::verified, "verified"},
+    {storage::SchemaReport::Action::migrated, "migrated"},
+};
+
+}  // namespace
+
+Json schema_report_to_json(const storage::SchemaReport& report) {
+  std::string_view action;
+  for (const auto& [value, name] : kActions) {
+    if (value == report.action) action = name;
+  }
+  return Json{{"action", action},
+              {"configuredVersion", report.configured_version},
+              {"storedVersion", report.stored_version ? Json(*report.stored_version) : Json()},
+              {"retiredTables", report.retired_tables},
+              {"statements", report.statements},
+              {"rewrittenRows", report.rewritten_rows}};
+}
+
+storage::SchemaReport schema_report_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  storage::SchemaReport report;
+  const std::string action = f.text("action");
+  bool known = false;
+  for (const auto& [value_of, name] : kActions) {
+    if (name == action) report.action = value_of, known = true;
+  }
+  if (!known) throw WireError(f.path_of("action") + ": not memoized, verified or migrated");
+  report.configured_version = f.integer("configuredVersion");
+  report.stored_version = f.nullable_integer("storedVersion");
+  report.retired_tables = texts_from(f.array("retiredTables"), f.path_of("retiredTables"));
+  report.statements = texts_from(f.array("statements"), f.path_of("statements"));
+  report.rewritten_rows = f.integer("rewrittenRows");
+  return report;
+}
+
+Json compiled_schema_to_json(const storage::CompiledSchema& schema) {
+  storage::ServerSchema declared{schema.version, {}};
+  for (const storage::CompiledTable& table : schema.tables) {
+    declared.tables.push_back(table.declared);
+    declared.tables.back().materialize = table.materialized;
+  }
+  return storage::schema_json_value(declared);
+}
+
+Json scope_map_to_json(const ScopeMap& scopes) {
+  Json map = Json::object();
+  for (const auto& [variable, values] : scopes) map[variable] = values;
+  return map;
+}
+
+ScopeMap scope_map_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  ScopeMap scopes;
+  for (const auto& [variable, values] : value.items()) {
+    scopes[variable] = texts_from(values, f.path_of(variable));
+  }
+  return scopes;
+}
+
+}  // namespace ssp::wire

@@ -1,0 +1,55 @@
+// The protocol's shared shapes (docs/driver-protocol.md, "Values"): segment
+// records, find keys, stats, row values, stored rows, schema reports, scope
+// maps. Encoders write what the doc shows; decoders check shapes only — a
+// value outside a contract (an unsafe integer, U+0000 in a name) still
+// decodes, because refusing it is the candidate's job.
+#pragma once
+
+#include "ssp/scope_map.hpp"
+#include "ssp/segment_types.hpp"
+#include "ssp/storage/column_layout.hpp"
+#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/schema.hpp"
+#include "ssp/storage/schema_startup.hpp"
+#include "ssp/storage/server_storage.hpp"
+#include "wire/wire_json.hpp"
+
+namespace ssp::wire {
+
+// Segment values. The encoders are ssp/segment_json.hpp's (metadata_to_json,
+// record_to_json, stats_to_json); these are the missing halves.
+SegmentMetadata metadata_from_json(const Json& value, const std::string& path);
+SegmentRecord record_from_json(const Json& value, const std::string& path);
+SegmentStoreStats stats_from_json(const Json& value, const std::string& path);
+Json find_key_to_json(const SegmentFindKey& key);
+SegmentFindKey find_key_from_json(const Json& value, const std::string& path);
+// {"record", "bytes"}.
+Json stored_segment_to_json(const StoredSegment& segment);
+StoredSegment stored_segment_from_json(const Json& value, const std::string& path);
+
+// Row values, by kind: null, string, integer, float (a number with a fraction
+// or exponent, or {"$float": "NaN" | "Infinity" | "-Infinity"}), boolean,
+// {"$bytes": base64}.
+Json row_value_to_json(const storage::RowValue& value);
+storage::RowValue row_value_from_json(const Json& value, const std::string& path);
+Json row_to_json(const storage::Row& row);
+storage::Row row_from_json(const Json& value, const std::string& path);
+Json columns_to_json(const std::vector<storage::ColumnLayout>& columns);
+std::vector<storage::ColumnLayout> columns_from_json(const Json& value, const std::string& path);
+
+// Server storage values.
+Json stored_row_to_json(const storage::StoredRow& row);
+storage::StoredRow stored_row_from_json(const Json& value, const std::string& path);
+Json schema_report_to_json(const storage::SchemaReport& report);
+storage::SchemaReport schema_report_from_json(const Json& value, const std::string& path);
+
+// The schema JSON form (docs/storage.md) of a compiled schema: each table as
+// declared, with materialize written as compile resolved it, so compiling the
+// text again gives `schema` back.
+Json compiled_schema_to_json(const storage::CompiledSchema& schema);
+
+// {"variable": [text…], …}.
+Json scope_map_to_json(const ScopeMap& scopes);
+ScopeMap scope_map_from_json(const Json& value, const std::string& path);
+
+}  // namespace ssp::wire

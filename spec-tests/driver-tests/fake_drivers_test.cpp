@@ -1,0 +1,99 @@
+// The harness is not fooled by a bad driver (issue 9 part 6): each fake under
+// fakes/ misbehaves one way, and the conformance suite run against it must
+// end in errors or failures, never in a pass. These run the built
+// ssp-conformance on a slice, as CI would run it against a real candidate.
+#include <gmock/gmock.h>
+
+#include "conformance_run.hpp"
+#include "harness/spec.hpp"
+
+namespace ssp::driver_tests {
+namespace {
+
+using ::testing::HasSubstr;
+
+int count(const ConformanceRun& run, Outcome outcome) {
+  int n = 0;
+  for (const auto& [test, result] : run.results) n += result == outcome ? 1 : 0;
+  return n;
+}
+
+// Every test that ran erred (none passed or merely failed), the run exits 2,
+// and the output carries `text` (the method and what went wrong).
+void expect_errors(const ConformanceRun& run, const std::string& text) {
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_GT(count(run, Outcome::errored), 0) << run.output;
+  EXPECT_EQ(count(run, Outcome::passed), 0) << run.output;
+  EXPECT_EQ(count(run, Outcome::failed), 0) << run.output;
+  EXPECT_THAT(run.output, HasSubstr(text));
+}
+
+TEST(FakeDrivers, HARNESS_12_ADriverThatDiesAtStartErrsEveryTest) {
+  harness::record_spec("Driver", "HARNESS-12");
+  const ConformanceRun run = run_conformance(fake_candidate("crash-at-start"), "SegmentIdentity.*");
+  expect_errors(run, "driver error: hello: the driver exited with status 3");
+  EXPECT_EQ(count(run, Outcome::skipped), 0) << "nothing is known about a driver that never said hello";
+  EXPECT_THAT(run.output, HasSubstr("fake crash-at-start: cannot load the implementation"))
+      << "the tail of its stderr is shown";
+}
+
+TEST(FakeDrivers, HARNESS_13_ACrashInACallNamesTheMethodAndShowsStderr) {
+  harness::record_spec("Driver", "HARNESS-13");
+  const ConformanceRun run =
+      run_conformance(fake_candidate("crash-mid-call"), "SegmentIdentity.R1_*:SegmentIdentity.R2_*");
+  expect_errors(run, "driver error: segments.put: the driver was killed by signal 11");
+  EXPECT_THAT(run.output, HasSubstr("segmentation fault while serving segments.put"));
+}
+
+TEST(FakeDrivers, HARNESS_14_AHangIsKilledAtTheDeadline) {
+  harness::record_spec("Driver", "HARNESS-14");
+  const ConformanceRun run = run_conformance(fake_candidate("hang"), "SegmentIdentity.R1_*",
+                                             {"SSP_DRIVER_TIMEOUT_MS=300"});
+  expect_errors(run, "driver error: segments.put: no answer within 300 ms");
+  EXPECT_THAT(run.output, HasSubstr("fake hang: not answering segments.put"));
+}
+
+TEST(FakeDrivers, HARNESS_15_ALineThatIsNotJsonIsAProtocolViolation) {
+  harness::record_spec("Driver", "HARNESS-15");
+  const ConformanceRun run = run_conformance(fake_candidate("garbage"), "SegmentIdentity.R1_*");
+  expect_errors(run, "driver error: segments.open: protocol violation: a line that is not a JSON "
+                     "object (opening store... ok)");
+}
+
+TEST(FakeDrivers, HARNESS_16_AnAnswerToAnIdNotInFlightIsAProtocolViolation) {
+  harness::record_spec("Driver", "HARNESS-16");
+  const ConformanceRun run = run_conformance(fake_candidate("wrong-id"), "SegmentIdentity.R1_*");
+  expect_errors(run, "driver error: segments.open: protocol violation: an answer to id 1002, "
+                     "which is not in flight");
+}
+
+TEST(FakeDrivers, HARNESS_17_AnAdvertisedCapabilityMustWork) {
+  harness::record_spec("Driver", "HARNESS-17");
+  // A backend in hello that cannot be opened errs; it is not skipped.
+  const ConformanceRun backend =
+      run_conformance(fake_candidate("false-capability"), "SegmentIdentity.R1_*/sqlite");
+  expect_errors(backend, "driver error: segments.open: the driver answered with error "
+                         "ssp.unsupported: this fake has no SQLite backend");
+  // hasher: true, but the put never asks for the injected content address.
+  const ConformanceRun hasher =
+      run_conformance(fake_candidate("false-capability"), "SegmentIdentity.R6_*/memory");
+  expect_errors(hasher, "driver error: segments.put: protocol violation: a put succeeded after "
+                        "asking for its content address 0 times");
+}
+
+TEST(FakeDrivers, HARNESS_18_RightShapedWrongAnswersFailWithoutErrors) {
+  harness::record_spec("Driver", "HARNESS-18");
+  const ConformanceRun run =
+      run_conformance(fake_candidate("wrong-answers"), "SegmentIdentity.*/memory");
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_EQ(count(run, Outcome::errored), 0) << "the protocol was followed: " << run.output;
+  for (const char* test : {"SegmentIdentity.R1_PutReturnsContentAddressLengthAndTimes/memory",
+                           "SegmentIdentity.R2_FirstPutRoundTripsRecordAndExactBytes/memory",
+                           "SegmentIdentity.R3_RowsRecordRoundTripsBothCursors/memory"}) {
+    ASSERT_TRUE(run.results.contains(test)) << test;
+    EXPECT_EQ(run.results.at(test), Outcome::failed) << test;
+  }
+}
+
+}  // namespace
+}  // namespace ssp::driver_tests

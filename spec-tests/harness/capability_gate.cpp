@@ -1,0 +1,21 @@
+#include "harness/capability_gate.hpp"
+
+namespace ssp::harness {
+
+std::string_view capability_name(Capability capability) {
+  switch (capability) {
+    case Capability::segment_store: return "the segment store";
+    case Capability::server_storage: return "the server storage";
+    case Capability::hooks: return "parking at hook points";
+    case Capability::injected_hasher: return "an injected content hasher";
+  }
+  return "an unknown capability";
+}
+
+std::optional<std::string> capability_gate(const Candidate& candidate, Capability capability) {
+  if (candidate.has(capability)) return std::nullopt;
+  return "candidate " + candidate.name() + " does not implement " +
+         std::string(capability_name(capability));
+}
+
+}  // namespace ssp::harness

@@ -1,0 +1,24 @@
+// Skips a test that needs a part of the surface the candidate under test does
+// not implement (an out-of-process driver declares what it lacks in hello).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+#include "harness/candidate.hpp"
+
+namespace ssp::harness {
+
+// Why a test needing `capability` cannot run on `candidate`, or nothing.
+std::optional<std::string> capability_gate(const Candidate& candidate, Capability capability);
+
+}  // namespace ssp::harness
+
+// In a test or a fixture's SetUp: skips, saying why, unless the candidate has `capability`.
+#define SSP_REQUIRE_CAPABILITY(candidate, capability)                              \
+  do {                                                                             \
+    if (const auto ssp_missing = ::ssp::harness::capability_gate(candidate, capability)) \
+      GTEST_SKIP() << *ssp_missing;                                                \
+  } while (0)

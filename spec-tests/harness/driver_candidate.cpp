@@ -1,0 +1,75 @@
+#include "harness/driver_candidate.hpp"
+
+#include "harness/driver_error.hpp"
+#include "harness/driver_hello.hpp"
+#include "harness/driver_segment_store.hpp"
+#include "harness/driver_server_storage.hpp"
+
+namespace ssp::harness {
+namespace {
+
+class DriverCandidate final : public Candidate {
+ public:
+  explicit DriverCandidate(const std::string& command)
+      : command_(command),
+        session_(std::make_unique<DriverProcess>(command, driver_deadline())),
+        hello_(say_hello(*session_)) {}
+
+  std::string name() const override { return hello_.name; }
+
+  bool supports(Backend backend) const override {
+    return hello_.backends.contains(std::string(backend_name(backend)));
+  }
+
+  bool persists(Backend backend) const override { return backend != Backend::memory; }
+
+  bool has(Capability capability) const override {
+    switch (capability) {
+      case Capability::segment_store: return hello_.areas.contains("segments");
+      case Capability::server_storage: return hello_.areas.contains("storage");
+      case Capability::hooks: return hello_.hooks;
+      case Capability::injected_hasher: return hello_.hasher;
+    }
+    return false;
+  }
+
+  std::unique_ptr<SegmentStore> open_segment_store(const DatabaseLocation& location,
+                                                   const SegmentStoreOptions& options) override {
+    require(Capability::segment_store, "segments.open");
+    if (options.put_hook) require(Capability::hooks, "segments.open");
+    if (injects_hasher(options)) require(Capability::injected_hasher, "segments.open");
+    return open_driver_segment_store(command_, location, options);
+  }
+
+  std::unique_ptr<storage::ServerStorage> open_server_storage(
+      const DatabaseLocation& location, const storage::ServerStorageOptions& options) override {
+    require(Capability::server_storage, "storage.open");
+    if (options.ensure_hook) require(Capability::hooks, "storage.open");
+    return open_driver_server_storage(command_, location, options);
+  }
+
+ private:
+  // A test reached a part the driver did not advertise: the test should have
+  // skipped (SSP_REQUIRE_CAPABILITY), so this is the suite's mistake, loudly.
+  void require(Capability capability, const std::string& method) const {
+    if (!has(capability)) {
+      throw DriverError(method, "the test needs " + std::string(capability_name(capability)) +
+                                    ", which the driver's hello does not advertise, and did not "
+                                    "skip (SSP_REQUIRE_CAPABILITY)");
+    }
+  }
+
+  const std::string command_;
+  // The process of the hello, kept for the run: methods that need no store
+  // will be sent to it.
+  const std::unique_ptr<DriverProcess> session_;
+  const DriverHello hello_;
+};
+
+}  // namespace
+
+std::unique_ptr<Candidate> make_driver_candidate(const std::string& command) {
+  return std::make_unique<DriverCandidate>(command);
+}
+
+}  // namespace ssp::harness

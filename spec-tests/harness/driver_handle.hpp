@@ -1,0 +1,37 @@
+// A store or storage a driver opened, in a process of its own
+// (docs/driver-protocol.md, "Processes and concurrency"): calls carry its
+// handle, destruction closes it and ends the process.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "harness/driver_process.hpp"
+
+namespace ssp::harness {
+
+class DriverHandle {
+ public:
+  // Starts `command`, says hello, and calls `<area>.open` with `params`; the
+  // result's `key` field is the handle. Throws DriverError, or what the
+  // open's error answer stands for.
+  DriverHandle(const std::string& command, std::string area, std::string key, wire::Json params);
+  // Calls `<area>.close` when the process is still healthy. A failure there
+  // is added to the running test as a failure, never thrown.
+  ~DriverHandle();
+  DriverHandle(const DriverHandle&) = delete;
+  DriverHandle& operator=(const DriverHandle&) = delete;
+
+  // `<area>.<verb>` with the handle added to `params`.
+  wire::Json call(const std::string& verb, wire::Json params,
+                  const DriverProcess::CallbackHandler& on_callback = {});
+  std::string method(const std::string& verb) const { return area_ + "." + verb; }
+
+ private:
+  std::unique_ptr<DriverProcess> process_;
+  std::string area_;
+  std::string key_;
+  wire::Json handle_;
+};
+
+}  // namespace ssp::harness

@@ -1,0 +1,87 @@
+// One running driver process and the harness's end of its connection
+// (docs/driver-protocol.md): starts the command, sends requests, routes
+// answers by id, runs the driver's callbacks on the calling thread, and turns
+// every way a driver can misbehave into a DriverError naming the method.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "wire/wire_json.hpp"
+
+namespace ssp::harness {
+
+// The per-call deadline: SSP_DRIVER_TIMEOUT_MS, default 30 s.
+std::chrono::milliseconds driver_deadline();
+
+class DriverProcess {
+ public:
+  // Serves one callback request of the driver (method, params) and returns
+  // its result. A DriverError it throws ends the call (the driver is killed);
+  // any other exception becomes the callback's error answer.
+  using CallbackHandler =
+      std::function<wire::Json(const std::string& method, const wire::Fields& params)>;
+
+  // Starts `/bin/sh -c "exec COMMAND"` in a process group of its own, stdin
+  // and stdout piped, stderr to a temporary file. Throws DriverError when it
+  // cannot start.
+  DriverProcess(const std::string& command, std::chrono::milliseconds deadline);
+  // Closes stdin, waits (up to the deadline) for the exit, kills the process
+  // group if it does not exit, removes the stderr file. Never throws.
+  ~DriverProcess();
+  DriverProcess(const DriverProcess&) = delete;
+  DriverProcess& operator=(const DriverProcess&) = delete;
+
+  // Sends `method` and waits for its result object. Thread-safe: calls from
+  // several threads are in flight together. Throws what an error answer
+  // stands for (raise_error_answer), or DriverError when no answer comes
+  // within the deadline (the driver is killed), the driver exits, or it
+  // breaks the protocol. Time spent in `on_callback` does not count.
+  wire::Json call(const std::string& method, wire::Json params,
+                  const CallbackHandler& on_callback = {});
+
+  // Whether the process is still usable (no exit, no violation, no deadline).
+  bool healthy() const;
+
+ private:
+  struct Pending {
+    std::string method;
+    std::optional<wire::Json> answer;
+    std::deque<wire::Json> callbacks;
+  };
+
+  void read_loop();
+  void handle_line(const std::string& line);
+  // Marks the connection broken (first reason wins) and kills the driver.
+  void break_connection(const std::string& reason);
+  void kill_locked();
+  void write_line(const wire::Json& message);
+  std::string stderr_tail() const;
+  [[noreturn]] void fail(const std::string& method, const std::string& problem);
+
+  pid_t pid_ = -1;
+  int to_driver_ = -1;
+  int from_driver_ = -1;
+  std::string stderr_path_;
+  std::chrono::milliseconds deadline_;
+
+  mutable std::mutex mutex_;
+  std::mutex write_mutex_;
+  std::condition_variable changed_;
+  std::map<std::int64_t, Pending*> pending_;
+  std::int64_t last_id_ = 0;
+  std::optional<std::string> broken_;  // why nothing more can be asked
+  bool reaped_ = false;
+  std::thread reader_;
+};
+
+}  // namespace ssp::harness

@@ -1,0 +1,117 @@
+#include "harness/driver_server_storage.hpp"
+
+#include <vector>
+
+#include "harness/driver_error.hpp"
+#include "harness/driver_handle.hpp"
+#include "harness/driver_location.hpp"
+#include "wire/hook_points.hpp"
+#include "wire/wire_values.hpp"
+
+namespace ssp::harness {
+namespace {
+
+using wire::Json;
+
+class DriverServerStorage final : public storage::ServerStorage {
+ public:
+  DriverServerStorage(const std::string& command, const DatabaseLocation& location,
+                      storage::ServerStorageOptions options)
+      : options_(std::move(options)),
+        handle_(command, "storage", "storage",
+                {{"location", location_to_json(location)},
+                 {"options",
+                  {{"compatibility",
+                    options_.compatibility == storage::Compatibility::v0_21 ? "0.21" : "0.22"},
+                   {"lockWaitMs", options_.lock_wait_ms},
+                   {"hooks", static_cast<bool>(options_.ensure_hook)}}}}) {}
+
+  storage::SchemaReport ensure_schema(const storage::CompiledSchema& schema) override {
+    return startup("ensure_schema", schema);
+  }
+
+  storage::SchemaReport preview_schema(const storage::CompiledSchema& schema) override {
+    return startup("preview_schema", schema);
+  }
+
+  std::optional<storage::StoredRow> get_row(const std::string& partition, const std::string& table,
+                                            const std::string& row_id) override {
+    const Json result = handle_.call("get_row", row_key(partition, table, row_id));
+    return decode_answer(handle_.method("get_row"), [&]() -> std::optional<storage::StoredRow> {
+      const Json& row = wire::Fields(result, "result").at("row");
+      if (row.is_null()) return std::nullopt;
+      return wire::stored_row_from_json(row, "result.row");
+    });
+  }
+
+  void upsert_row(const std::string& partition, const std::string& table,
+                  const storage::StoredRow& row) override {
+    handle_.call("upsert_row", {{"partition", partition},
+                                {"table", table},
+                                {"row", wire::stored_row_to_json(row)}});
+  }
+
+  std::optional<storage::Row> read_projection(const std::string& partition,
+                                              const std::string& table,
+                                              const std::string& row_id) override {
+    const Json result = handle_.call("read_projection", row_key(partition, table, row_id));
+    return decode_answer(handle_.method("read_projection"), [&]() -> std::optional<storage::Row> {
+      const Json& values = wire::Fields(result, "result").at("values");
+      if (values.is_null()) return std::nullopt;
+      return wire::row_from_json(values, "result.values");
+    });
+  }
+
+ private:
+  static Json row_key(const std::string& partition, const std::string& table,
+                      const std::string& row_id) {
+    return {{"partition", partition}, {"table", table}, {"rowId", row_id}};
+  }
+
+  storage::SchemaReport startup(const std::string& verb, const storage::CompiledSchema& schema) {
+    const std::string method = handle_.method(verb);
+    std::vector<storage::EnsureHookPoint> passed;
+    const auto on_callback = [&](const std::string& name, const wire::Fields& params) -> Json {
+      if (name != "hook" || !options_.ensure_hook) {
+        throw DriverError(method, "protocol violation: a " + name +
+                                      " callback the storage was not opened with");
+      }
+      const auto point = wire::ensure_hook_point_from_name(params.text("point"));
+      if (!point) throw wire::WireError(params.path_of("point") + ": not an ensure hook point");
+      if (!passed.empty() && *point <= passed.back()) {
+        throw DriverError(method, "protocol violation: hook point " + params.text("point") +
+                                      " after " +
+                                      std::string(storage::ensure_hook_point_name(passed.back())));
+      }
+      passed.push_back(*point);
+      options_.ensure_hook(*point);
+      return Json::object();
+    };
+    const Json result =
+        handle_.call(verb, {{"schema", wire::compiled_schema_to_json(schema)}}, on_callback);
+    const storage::SchemaReport report =
+        decode_answer(method, [&] { return wire::schema_report_from_json(result, "result"); });
+    // A memoized answer reads nothing; any other success ran the whole sequence.
+    const std::size_t expected = report.action == storage::SchemaReport::Action::memoized ? 0 : 3;
+    if (options_.ensure_hook && passed.size() != expected) {
+      throw DriverError(method, "protocol violation: a " + verb + " that succeeded (" +
+                                    wire::dump_line(result.at("action")) + ") passed " +
+                                    std::to_string(passed.size()) + " hook points, not " +
+                                    std::to_string(expected));
+    }
+    return report;
+  }
+
+  const storage::ServerStorageOptions options_;
+  DriverHandle handle_;
+};
+
+}  // namespace
+
+std::unique_ptr<storage::ServerStorage> open_driver_server_storage(
+    const std::string& command, const DatabaseLocation& location,
+    const storage::ServerStorageOptions& options) {
+  return std::make_unique<DriverServerStorage>(command, location, options);
+}
+
+}  // namespace ssp::harness

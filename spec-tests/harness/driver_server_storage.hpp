@@ -1,0 +1,21 @@
+// storage::ServerStorage over a driver's storage.* methods
+// (docs/driver-protocol.md, "storage").
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "harness/backend.hpp"
+#include "ssp/storage/server_storage.hpp"
+
+namespace ssp::harness {
+
+// Opens a server storage in a new process of `command` over `location`. The
+// options' ensure_hook becomes the hook callback; the caller checks the
+// driver advertised hooks. Throws DriverError, or what the open's error
+// answer stands for (InvalidArgument on memory).
+std::unique_ptr<storage::ServerStorage> open_driver_server_storage(
+    const std::string& command, const DatabaseLocation& location,
+    const storage::ServerStorageOptions& options);
+
+}  // namespace ssp::harness
