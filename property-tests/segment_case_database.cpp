@@ -1,6 +1,7 @@
 #include "segment_case_database.hpp"
 
 #include "harness/candidate.hpp"
+#include "harness/segment_fixtures.hpp"
 
 namespace ssp::properties {
 
@@ -13,6 +14,10 @@ std::unique_ptr<SegmentStore> CaseDatabase::open(const SegmentStoreOptions& opti
   const harness::DatabaseLocation location =
       database_ ? database_->location() : harness::DatabaseLocation{backend_, {}, {}, {}};
   return harness::current_candidate().open_segment_store(location, options);
+}
+
+void CaseDatabase::corrupt_stored_bytes(const std::string& segment_id) const {
+  harness::corrupt_stored_bytes(*database_, segment_id);
 }
 
 }  // namespace ssp::properties

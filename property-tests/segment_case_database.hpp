@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "harness/backend.hpp"
 #include "harness/test_database.hpp"
@@ -24,6 +25,13 @@ class CaseDatabase {
 
   // A new store on a new connection, opened through the candidate under test.
   std::unique_ptr<SegmentStore> open(const SegmentStoreOptions& options) const;
+
+  // Whether the backend keeps SQL tables the test can reach behind the store.
+  bool has_sql() const { return database_ != nullptr; }
+
+  // Drops the first stored byte of `segment_id` behind the store's back
+  // (harness::corrupt_stored_bytes). SQL backends only.
+  void corrupt_stored_bytes(const std::string& segment_id) const;
 
  private:
   harness::Backend backend_;

@@ -1,7 +1,9 @@
 // IMPL-R46 (§5.1 integrity, DECISION D6): puts of identical bytes that run
 // at the same time never lose a publication. A property over 2–16 threads
-// released together by a latch, and one fixed schedule built with PutGate
-// that upstream's SQLite store (read before taking the lock) gets wrong.
+// released together by a latch, after earlier puts whose grants the race
+// prunes (or not) and with colliding puts among the racers; and one fixed
+// schedule built with PutGate that upstream's SQLite store (read before
+// taking the lock) gets wrong.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
@@ -10,14 +12,17 @@
 #include <exception>
 #include <functional>
 #include <latch>
+#include <limits>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "harness/put_gate.hpp"
 #include "harness/segment_fixtures.hpp"
+#include "property_run.hpp"
 #include "segment_case_database.hpp"
 #include "segment_model.hpp"
-#include "segment_property_run.hpp"
+#include "ssp/errors.hpp"
 
 namespace ssp::properties {
 namespace {
@@ -26,8 +31,6 @@ using harness::base_metadata;
 using harness::kNow;
 using harness::kTtl;
 using harness::with_digest;
-
-std::string digest_of_thread(int thread) { return "digest-" + std::to_string(thread); }
 
 // Runs each of `puts` on its own thread, all released at once by a latch;
 // returns what the failed ones threw, one line each (empty when none did).
@@ -53,31 +56,132 @@ std::string run_together(const std::vector<std::function<void()>>& puts) {
   return report;
 }
 
-// What is wrong with `stored` after one put per entry of `nows`, put i under
-// digest_of_thread(i) at nows[i]; empty when nothing is.
-std::string lost_publications(const std::optional<StoredSegment>& stored,
-                              const std::vector<std::int64_t>& nows) {
+// One race: earlier puts of the bytes (one after another, at clock values up
+// to two TTLs before the race, so some of their grants are pruned by the
+// racing puts and some are not), then one put per thread, all released at
+// once, each under its own digest within a second of the others. A thread
+// that `collides` puts other bytes that the hasher sends to the same id.
+struct Race {
+  Bytes bytes;
+  std::vector<std::int64_t> earlier;  // put under earlier_digest(k) at earlier[k]
+  std::vector<std::int64_t> nows;     // thread i puts under thread_digest(i) at nows[i]
+  std::vector<bool> collides;         // only drawn when an earlier put stored the bytes
+};
+
+std::string earlier_digest(std::size_t k) { return "earlier-" + std::to_string(k); }
+std::string thread_digest(std::size_t i) { return "digest-" + std::to_string(i); }
+
+// Bytes that differ from `bytes` and that colliding_options() sends to its id.
+Bytes colliding_bytes(const Bytes& bytes) {
+  Bytes other = bytes;
+  other.push_back(0x5a);
+  return other;
+}
+
+// SHA-256 content addressing, except that colliding_bytes(bytes) shares
+// bytes' address (a collision, §5.1).
+SegmentStoreOptions colliding_options(const Bytes& bytes) {
+  SegmentStoreOptions options;
+  options.hasher = [bytes](std::span<const std::uint8_t> in) {
+    const Bytes given(in.begin(), in.end());
+    return model_content_address(given == colliding_bytes(bytes) ? bytes : given);
+  };
+  return options;
+}
+
+// `collisions`: whether some threads may collide (the candidate honours an
+// injected hasher).
+rc::Gen<Race> race(bool collisions) {
+  return rc::gen::exec([collisions] {
+    Race r;
+    const int threads = *rc::gen::inRange(2, 17);
+    r.bytes = *rc::gen::container<Bytes>(rc::gen::arbitrary<std::uint8_t>());
+    r.nows = *rc::gen::container<std::vector<std::int64_t>>(
+        static_cast<std::size_t>(threads), rc::gen::inRange<std::int64_t>(kNow, kNow + 1000));
+    const int earlier = *rc::gen::inRange(0, 4);
+    for (int k = 0; k < earlier; ++k) {
+      // Often exactly one TTL (give or take 1 ms) before some thread's clock:
+      // the prune boundary (D1: expired at expiresAt <= now).
+      const std::int64_t boundary = *rc::gen::elementOf(r.nows) - kTtl +
+                                    *rc::gen::element<std::int64_t>(-1, 0, 0, 1);
+      r.earlier.push_back(*rc::gen::weightedOneOf<std::int64_t>(
+          {{2, rc::gen::just(boundary)},
+           {1, rc::gen::inRange<std::int64_t>(kNow - 2 * kTtl, kNow + 1000)}}));
+    }
+    r.collides.resize(static_cast<std::size_t>(threads), false);
+    if (collisions && earlier > 0) {
+      for (std::size_t i = 0; i < r.collides.size(); ++i) {
+        r.collides[i] = *rc::gen::weightedElement<bool>({{4, false}, {1, true}});
+      }
+    }
+    return r;
+  });
+}
+
+// What is wrong with `stored` after `race` (empty when nothing is). The
+// final state does not depend on the order the threads ran in: every racing
+// grant stays live through the race, an earlier grant survives iff no
+// successful racing put came at or after its expiry, and colliding puts
+// change nothing.
+std::string wrong_outcome(const std::optional<StoredSegment>& stored, const Race& race) {
   if (!stored) return "the segment is not stored at all\n";
+  SegmentStoreModel model(kTtl);
+  const std::string id = model_content_address(race.bytes);
+  for (std::size_t k = 0; k < race.earlier.size(); ++k) {
+    model.put(id, with_digest(base_metadata(), earlier_digest(k)), race.bytes, race.earlier[k]);
+  }
+  std::int64_t latest = std::numeric_limits<std::int64_t>::min();
+  std::multiset<std::string> expected_digests;
+  for (std::size_t i = 0; i < race.nows.size(); ++i) {
+    if (race.collides[i]) continue;
+    latest = std::max(latest, race.nows[i]);
+    expected_digests.insert(thread_digest(i));
+  }
+  std::vector<SegmentPublication> survivors;  // in their order, before every racing grant
+  std::int64_t created = std::numeric_limits<std::int64_t>::max();
+  std::int64_t expires = std::numeric_limits<std::int64_t>::min();
+  if (const auto before = model.get(id)) {
+    created = before->record.created_at_ms;
+    expires = before->record.expires_at_ms;
+    for (const SegmentPublication& p : before->record.publications) {
+      if (p.expires_at_ms > latest) survivors.push_back(p);
+    }
+  }
+  for (const SegmentPublication& p : survivors) expected_digests.insert(p.metadata.scope_digest);
+  for (std::size_t i = 0; i < race.nows.size(); ++i) {
+    if (race.collides[i]) continue;
+    created = std::min(created, race.nows[i]);
+    expires = std::max(expires, race.nows[i] + kTtl);
+  }
+
   const SegmentRecord& record = stored->record;
-  std::set<std::string> expected;
-  for (std::size_t i = 0; i < nows.size(); ++i) expected.insert(digest_of_thread(static_cast<int>(i)));
+  std::string report;
   std::multiset<std::string> published;
   for (const SegmentPublication& p : record.publications) published.insert(p.metadata.scope_digest);
+  if (published != expected_digests) {
+    report += "publications " + rc::toString(published) + ", expected " +
+              rc::toString(expected_digests) + "\n";
+  }
+  const std::vector<SegmentPublication> prefix(
+      record.publications.begin(),
+      record.publications.begin() +
+          static_cast<std::ptrdiff_t>(std::min(survivors.size(), record.publications.size())));
+  if (prefix != survivors) report += "the earlier grants that survive are not first and unchanged\n";
+  for (const SegmentPublication& p : record.publications) {
+    for (std::size_t i = 0; i < race.nows.size(); ++i) {
+      if (p.metadata.scope_digest == thread_digest(i) &&
+          (p.created_at_ms != race.nows[i] || p.expires_at_ms != race.nows[i] + kTtl)) {
+        report += "thread " + std::to_string(i) + "'s grant has other times\n";
+      }
+    }
+  }
   const std::multiset<std::string> view(record.scope_digests.begin(), record.scope_digests.end());
-
-  std::string report;
-  if (published != std::multiset<std::string>(expected.begin(), expected.end())) {
-    report += std::to_string(record.publications.size()) + " publications for " +
-              std::to_string(nows.size()) + " puts: " + rc::toString(published) + "\n";
-  }
-  if (view != std::multiset<std::string>(expected.begin(), expected.end())) {
-    report += "scope digests " + rc::toString(record.scope_digests) + "\n";
-  }
-  if (record.created_at_ms != *std::min_element(nows.begin(), nows.end()) ||
-      record.expires_at_ms != *std::max_element(nows.begin(), nows.end()) + kTtl) {
+  if (view != expected_digests) report += "scope digests " + rc::toString(record.scope_digests) + "\n";
+  if (record.created_at_ms != created || record.expires_at_ms != expires) {
     report += "record times " + std::to_string(record.created_at_ms) + ".." +
-              std::to_string(record.expires_at_ms) + " are not the envelope of the puts\n";
+              std::to_string(record.expires_at_ms) + " are not the envelope of every put\n";
   }
+  if (stored->bytes != race.bytes) report += "the stored bytes changed\n";
   return report;
 }
 
@@ -89,34 +193,48 @@ TEST_P(PropConcurrency, IMPL_R46_ConcurrentIdenticalPutsKeepEveryPublication) {
   // RapidCheck describes the shrunk case by running it once more, and a race
   // need not repeat: keep what the last failing run itself saw.
   std::string last_failure;
-  check_property(backend(), [&last_failure, backend = backend()] {
-    const int threads = *rc::gen::inRange(2, 17);
-    const Bytes bytes = *rc::gen::container<Bytes>(rc::gen::arbitrary<std::uint8_t>());
-    // Each thread's clock within a second of the others: all grants stay live.
-    const auto nows = *rc::gen::container<std::vector<std::int64_t>>(
-        static_cast<std::size_t>(threads), rc::gen::inRange<std::int64_t>(kNow, kNow + 1000));
-
+  // Colliding puts need an injected hasher; a candidate without one races
+  // without them.
+  const bool collisions = candidate().has(harness::Capability::injected_hasher);
+  check_property([&last_failure, collisions, backend = backend()] {
+    const Race r = *race(collisions);
     const CaseDatabase database(backend);
+    const SegmentStoreOptions options = collisions ? colliding_options(r.bytes)
+                                                   : SegmentStoreOptions{};
+    std::vector<std::unique_ptr<SegmentStore>> stores;
+    stores.push_back(database.open(options));
+    for (std::size_t k = 0; k < r.earlier.size(); ++k) {
+      stores.front()->put(with_digest(base_metadata(), earlier_digest(k)), r.bytes, r.earlier[k]);
+    }
     // SQL: a store (connection) per thread, as separate processes would
     // have. Memory stores are not shared by reopening: one store, all threads.
-    std::vector<std::unique_ptr<SegmentStore>> stores;
-    stores.push_back(database.open({}));
-    while (database.persists() && stores.size() < static_cast<std::size_t>(threads)) {
-      stores.push_back(database.open({}));
+    while (database.persists() && stores.size() < r.nows.size()) {
+      stores.push_back(database.open(options));
     }
 
     std::vector<std::function<void()>> puts;
-    for (int i = 0; i < threads; ++i) {
-      SegmentStore& store = *stores[static_cast<std::size_t>(i) % stores.size()];
-      puts.push_back([&store, &bytes, i, now = nows[static_cast<std::size_t>(i)]] {
-        store.put(with_digest(base_metadata(), digest_of_thread(i)), bytes, now);
+    for (std::size_t i = 0; i < r.nows.size(); ++i) {
+      SegmentStore& store = *stores[i % stores.size()];
+      puts.push_back([&store, &r, i] {
+        const SegmentMetadata m = with_digest(base_metadata(), thread_digest(i));
+        if (!r.collides[i]) {
+          store.put(m, r.bytes, r.nows[i]);
+          return;
+        }
+        try {
+          store.put(m, colliding_bytes(r.bytes), r.nows[i]);
+        } catch (const SegmentCollision&) {
+          return;
+        }
+        throw std::runtime_error("a colliding put was not refused with SegmentCollision");
       });
     }
-    const std::string failed_puts = run_together(puts);
+    const std::string failed_puts = run_together(puts);  // joins every thread
     const std::string problem =
-        failed_puts + lost_publications(stores.front()->get(model_content_address(bytes)), nows);
+        failed_puts + wrong_outcome(stores.front()->get(model_content_address(r.bytes)), r);
     if (!problem.empty()) {
-      last_failure = std::to_string(threads) + " threads:\n" + problem;
+      last_failure = std::to_string(r.nows.size()) + " threads, " +
+                     std::to_string(r.earlier.size()) + " earlier puts:\n" + problem;
       RC_FAIL(problem);
     }
   });
@@ -159,6 +277,7 @@ TEST_P(PropConcurrency, IMPL_R46_ReadInsideWriteLockSchedule) {
     } catch (...) {
       first_failure = std::current_exception();
     }
+    first_holds_lock.give_up();  // a put that never reached the gate will not now
   });
   std::thread second_put;
   const bool first_reached = first_holds_lock.wait_until_reached();
@@ -170,6 +289,7 @@ TEST_P(PropConcurrency, IMPL_R46_ReadInsideWriteLockSchedule) {
       } catch (...) {
         second_failure = std::current_exception();
       }
+      second_started.give_up();
     });
   }
   const bool second_reached = first_reached && second_started.wait_until_reached();
@@ -177,8 +297,10 @@ TEST_P(PropConcurrency, IMPL_R46_ReadInsideWriteLockSchedule) {
   first_put.join();
   if (second_put.joinable()) second_put.join();
 
-  ASSERT_TRUE(first_reached) << "put A never reached after_read (watchdog)";
-  ASSERT_TRUE(second_reached) << "put B never reached before_begin (watchdog)";
+  ASSERT_TRUE(first_reached) << "put A never reached after_read (it ended first, or the watchdog "
+                               "fired)";
+  ASSERT_TRUE(second_reached) << "put B never reached before_begin (it ended first, or the "
+                                 "watchdog fired)";
   if (first_failure) std::rethrow_exception(first_failure);
   if (second_failure) std::rethrow_exception(second_failure);
 

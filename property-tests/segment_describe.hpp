@@ -8,6 +8,10 @@
 
 namespace ssp::properties {
 
+// `text` on one line: control characters and DEL as \xNN, a backslash
+// doubled, a 64-character scope digest cut to its first 8 characters.
+std::string printable(const std::string& text);
+
 // {p1 e1 tasks v1 sqlite d2 pin3 rows=5 cursor=- next=c2}
 std::string describe(const SegmentMetadata& metadata);
 // {p1 e1 tasks v1 sqlite d2 pin3}

@@ -53,6 +53,7 @@ std::optional<SegmentRecord> SegmentStoreModel::put(const std::string& segment_i
   Entry& entry = position->second;
   if (is_new) {
     entry.bytes = bytes;
+    entry.byte_length = byte_length;
     entry.first_seen_ms = now_ms;
     entry.last_expiry_ms = expiry;
   } else {
@@ -78,6 +79,12 @@ std::optional<SegmentRecord> SegmentStoreModel::put(const std::string& segment_i
   }
   entry.latest = metadata;
   return record_of(segment_id, entry);
+}
+
+void SegmentStoreModel::corrupt(const std::string& segment_id) {
+  Bytes& bytes = entries_.at(segment_id).bytes;
+  if (bytes.empty()) throw std::logic_error("SegmentStoreModel::corrupt: no byte to drop");
+  bytes.erase(bytes.begin());
 }
 
 std::optional<StoredSegment> SegmentStoreModel::get(const std::string& segment_id) const {
@@ -142,7 +149,7 @@ SegmentStoreStats SegmentStoreModel::stats() const {
   SegmentStoreStats stats;
   for (const auto& [id, entry] : entries_) {
     ++stats.count;
-    stats.bytes += static_cast<std::int64_t>(entry.bytes.size());
+    stats.bytes += entry.byte_length;
     ++(entry.latest.media_type == MediaType::sqlite ? stats.sqlite_segments
                                                     : stats.rows_segments);
   }
@@ -171,7 +178,7 @@ SegmentRecord SegmentStoreModel::record_of(const std::string& segment_id, const 
   record.scope_digests = {primary};
   record.scope_digests.insert(record.scope_digests.end(), others.begin(), others.end());
   record.publications = entry.publications;
-  record.byte_length = static_cast<std::int64_t>(entry.bytes.size());
+  record.byte_length = entry.byte_length;
   record.created_at_ms = entry.first_seen_ms;
   record.expires_at_ms = entry.last_expiry_ms;
   return record;

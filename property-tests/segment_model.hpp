@@ -44,6 +44,11 @@ class SegmentStoreModel {
   std::optional<SegmentRecord> put(const std::string& segment_id, const SegmentMetadata& metadata,
                                    const Bytes& bytes, std::int64_t now_ms);
 
+  // Damages the bytes stored under `segment_id` as the harness does behind a
+  // store's back (drops the first byte); the record, byte length included,
+  // stays as it was. The id must hold at least one byte.
+  void corrupt(const std::string& segment_id);
+
   // The record and bytes stored under `segment_id`, expired or not.
   std::optional<StoredSegment> get(const std::string& segment_id) const;
 
@@ -62,7 +67,8 @@ class SegmentStoreModel {
  private:
   // What the model keeps per content address; the digest view is derived.
   struct Entry {
-    Bytes bytes;
+    Bytes bytes;             // as stored: corrupt() may change them
+    std::int64_t byte_length = 0;  // of the bytes put
     SegmentMetadata latest;  // the last successful put's metadata
     std::vector<SegmentPublication> publications;  // oldest first
     std::int64_t first_seen_ms = 0;  // D3-A envelope over every sighting

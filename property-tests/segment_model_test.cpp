@@ -1,7 +1,11 @@
-// PROP_MODEL (§5.1, §5.3, design notes segments.md §5 invariants 1–14):
-// random sequences of put / get / find / clock steps / reopen against every
-// backend, checked after every step against the independent model in
-// segment_model.hpp and against the invariants stated on the store alone.
+// PROP_MODEL (§5.1, §5.3, §5.5, design notes segments.md §5 invariants 1–15):
+// random sequences of put / get / find / clock steps / reopen / corrupt /
+// download against every backend, checked after every step against the
+// independent model in segment_model.hpp, against the invariants stated on
+// the store alone, and (downloads) against the invariant-15 oracle over the
+// model. Partitions, epochs, tables, cursors and scope values are drawn from
+// strings with quotes, backslashes, control characters, U+2028 and non-BMP
+// characters.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/state.h>
@@ -10,12 +14,14 @@
 #include <map>
 #include <set>
 
+#include "download_oracle.hpp"
 #include "harness/segment_fixtures.hpp"
+#include "property_run.hpp"
 #include "segment_case_database.hpp"
 #include "segment_describe.hpp"
 #include "segment_model.hpp"
-#include "segment_property_run.hpp"
 #include "ssp/errors.hpp"
+#include "ssp/scope_digest.hpp"
 
 namespace ssp::properties {
 namespace {
@@ -61,13 +67,55 @@ const std::vector<std::string>& observed_ids() {
   return ids;
 }
 
+// ---- the universe of contexts -------------------------------------------
+
+// Two or three values a field, one plain, the others hard to store and to
+// escape (no U+0000: every store refuses it, IN-4). "p\n" and "p\\n" differ
+// only in whether the backslash is escaped.
+const std::vector<std::string> kPartitions = {"p1", "p\n", "p\\n"};
+const std::vector<std::string> kEpochs = {"e1", "e\u2028\U0001F600"};
+const std::vector<std::string> kTables = {"tasks", "t\"\x1f\x7f"};
+const std::vector<std::string> kRowCursors = {"c\x0b\\\"1"};
+const std::vector<std::string> kNextCursors = {"\u2029c2\U0001F600"};
+
+// The scope sets publications are made for: their digests are the three
+// scope digests of the universe, so a download can present them.
+const std::vector<ScopeMap>& scope_sets() {
+  static const std::vector<ScopeMap> sets = {
+      {{"project_id", {"a"}}},
+      {{"project_id", {"b\"\\\u2028\U0001F600"}}},
+      {{"org_id", {"o\x1f"}}},
+  };
+  return sets;
+}
+
+const std::vector<std::string>& digests() {
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> out;
+    for (const ScopeMap& scopes : scope_sets()) out.push_back(scope_digest(scopes));
+    return out;
+  }();
+  return all;
+}
+
+// The tables a download is served for: the tricky one declares only org_id.
+ServedTables served_tables() {
+  ServedTables served;
+  served.declared_variables[kTables[0]] = {"project_id", "org_id"};
+  served.declared_variables[kTables[1]] = {"org_id"};
+  return served;
+}
+
 // What the test knows besides the model: the clock, what the last successful
-// put of each id published (invariant 4), and since when each find key has
-// been observed absent without a put in between (invariant 10).
+// put of each id published (invariant 4), since when each find key has been
+// observed absent without a put in between (invariant 10), and which ids
+// were corrupted behind the store's back (invariant 1 holds for the others).
 struct ModelState {
   SegmentStoreModel model{kTtlMs};
   std::int64_t now = kStartMs;
   bool persists = false;
+  bool has_sql = false;
+  std::set<std::string> corrupted;
   std::map<std::string, SegmentMetadata> last_put;
   std::map<std::string, std::int64_t> absent_since;  // describe(key) → earliest now
 };
@@ -78,6 +126,8 @@ class StoreUnderTest {
       : database_(backend), store_(database_.open(store_options())) {}
 
   SegmentStore& store() { return *store_; }
+  bool has_sql() const { return database_.has_sql(); }
+  void corrupt_stored_bytes(const std::string& id) { database_.corrupt_stored_bytes(id); }
 
   // Drops the store (its connection) and opens a new one over the database.
   void reopen() {
@@ -92,23 +142,27 @@ class StoreUnderTest {
 
 using Command = rc::state::Command<ModelState, StoreUnderTest>;
 
-// ---- the universe of contexts -------------------------------------------
+// A cursor: null half the time, else one of `values`.
+rc::Gen<std::optional<std::string>> cursor(const std::vector<std::string>& values) {
+  using Cursor = std::optional<std::string>;
+  return rc::gen::oneOf(rc::gen::just(Cursor{}),
+                        rc::gen::map(rc::gen::elementOf(values),
+                                     [](const std::string& value) { return Cursor{value}; }));
+}
 
 rc::Gen<SegmentMetadata> any_metadata() {
-  using Cursor = std::optional<std::string>;
   return rc::gen::build<SegmentMetadata>(
-      rc::gen::set(&SegmentMetadata::partition, rc::gen::element<std::string>("p1", "p2")),
-      rc::gen::set(&SegmentMetadata::log_epoch, rc::gen::element<std::string>("e1", "e2")),
-      rc::gen::set(&SegmentMetadata::table, rc::gen::element<std::string>("tasks", "docs")),
+      rc::gen::set(&SegmentMetadata::partition, rc::gen::elementOf(kPartitions)),
+      rc::gen::set(&SegmentMetadata::log_epoch, rc::gen::elementOf(kEpochs)),
+      rc::gen::set(&SegmentMetadata::table, rc::gen::elementOf(kTables)),
       rc::gen::set(&SegmentMetadata::schema_version, rc::gen::element<std::int64_t>(1, 2)),
       rc::gen::set(&SegmentMetadata::media_type,
                    rc::gen::element(MediaType::sqlite, MediaType::rows)),
-      rc::gen::set(&SegmentMetadata::scope_digest,
-                   rc::gen::element<std::string>("d1", "d2", "d3")),
+      rc::gen::set(&SegmentMetadata::scope_digest, rc::gen::elementOf(digests())),
       rc::gen::set(&SegmentMetadata::as_of_commit_seq, rc::gen::element<std::int64_t>(1, 2, 3)),
       rc::gen::set(&SegmentMetadata::row_count, rc::gen::element<std::int64_t>(5, 7)),
-      rc::gen::set(&SegmentMetadata::row_cursor, rc::gen::element(Cursor{}, Cursor{"c1"})),
-      rc::gen::set(&SegmentMetadata::next_row_cursor, rc::gen::element(Cursor{}, Cursor{"c2"})));
+      rc::gen::set(&SegmentMetadata::row_cursor, cursor(kRowCursors)),
+      rc::gen::set(&SegmentMetadata::next_row_cursor, cursor(kNextCursors)));
 }
 
 // Every publication's metadata in the model, in a stable order.
@@ -138,7 +192,8 @@ std::vector<SegmentFindKey> known_keys(const ModelState& s) {
 // universe, so half the time take a known context and either keep its grant
 // (re-publication in place, either row count) or change one field of it
 // (a neighbouring grant: same find key with another next cursor, another
-// digest, pin, epoch or table).
+// digest, pin, epoch, partition, row cursor or table; grants that differ
+// only in "p\n" against "p\\n" must stay two grants).
 SegmentMetadata pick_metadata(const ModelState& s) {
   enum class Pick { fresh, same_grant, neighbour };
   const std::vector<SegmentMetadata> known = known_metadata(s);
@@ -151,11 +206,13 @@ SegmentMetadata pick_metadata(const ModelState& s) {
   const SegmentMetadata other = *any_metadata();
   chosen.row_count = other.row_count;
   if (pick == Pick::neighbour) {
-    switch (*rc::gen::inRange(0, 5)) {
+    switch (*rc::gen::inRange(0, 7)) {
       case 0: chosen.next_row_cursor = other.next_row_cursor; break;
       case 1: chosen.scope_digest = other.scope_digest; break;
       case 2: chosen.as_of_commit_seq = other.as_of_commit_seq; break;
       case 3: chosen.log_epoch = other.log_epoch; break;
+      case 4: chosen.partition = other.partition; break;  // "p\n" next to "p\\n"
+      case 5: chosen.row_cursor = other.row_cursor; break;
       default: chosen.table = other.table; break;
     }
   }
@@ -242,10 +299,12 @@ void check_state(const ModelState& expected,
     const std::optional<StoredSegment> want = expected.model.get(id);
     RC_ASSERT(got.has_value() == want.has_value());  // 11: nothing put is ever lost
     if (!got) continue;
-    RC_ASSERT(address_of(got->bytes) == id);  // 1: content address (under the injected hasher)
-    check_record_shape(got->record);          // 2, 3
+    const bool intact = !expected.corrupted.contains(id);
+    // 1: content address (under the injected hasher), unless corrupted
+    if (intact) RC_ASSERT(address_of(got->bytes) == id);
+    check_record_shape(got->record);  // 2, 3
     RC_ASSERT(got->record.metadata == expected.last_put.at(id));  // 4: latest publisher
-    RC_ASSERT(got->record.byte_length == static_cast<std::int64_t>(got->bytes.size()));
+    if (intact) RC_ASSERT(got->record.byte_length == static_cast<std::int64_t>(got->bytes.size()));
     expect_same(got->record, want->record, "get " + id);  // 14
     RC_ASSERT(got->bytes == want->bytes);
 
@@ -415,9 +474,103 @@ struct Advance : ClockStep {
                                   {2, rc::gen::inRange<std::int64_t>(0, 2 * kTtlMs + 1)}})) {}
 };
 
+// The clock lands on a grant's expiry or one millisecond either side: the
+// boundary every expiry rule shares (D1: expired iff expiresAt <= now).
+struct ToExpiry : ClockStep {
+  explicit ToExpiry(const ModelState& s) : ClockStep("to_expiry", step_to_an_expiry(s)) {}
+
+  static std::int64_t step_to_an_expiry(const ModelState& s) {
+    std::vector<std::int64_t> expiries;
+    for (const std::string& id : s.model.ids()) {
+      const std::optional<StoredSegment> stored = s.model.get(id);
+      for (const SegmentPublication& p : stored->record.publications) {
+        expiries.push_back(p.expires_at_ms);
+      }
+    }
+    RC_PRE(!expiries.empty());
+    return *rc::gen::elementOf(expiries) - s.now + *rc::gen::element<std::int64_t>(-1, 0, 0, 1);
+  }
+};
+
 // The caller's clock is not monotonic: now jumps, backwards as well.
 struct Jump : ClockStep {
   Jump() : ClockStep("jump", *rc::gen::inRange<std::int64_t>(-3 * kTtlMs, 3 * kTtlMs + 1)) {}
+};
+
+// The stored bytes of an id lose their first byte behind the store's back
+// (disk damage, a foreign writer). get hands back what is stored without
+// re-hashing it (R9), and every later put of that id is a collision (R7).
+struct Corrupt : Command {
+  std::string id;
+
+  explicit Corrupt(const ModelState& s) {
+    RC_PRE(s.has_sql);
+    // Bytes left to drop (SQLite's substr of an empty blob is NULL).
+    std::vector<std::string> ids;
+    for (const std::string& id : s.model.ids()) {
+      if (!s.model.get(id)->bytes.empty()) ids.push_back(id);
+    }
+    RC_PRE(!ids.empty());
+    id = *rc::gen::elementOf(ids);
+  }
+
+  void apply(ModelState& s) const override {
+    s.model.corrupt(id);
+    s.corrupted.insert(id);
+  }
+
+  void run(const ModelState& s0, StoreUnderTest& sut) const override {
+    sut.corrupt_stored_bytes(id);
+    check_state(nextState(s0), s0.absent_since, sut);
+  }
+
+  void show(std::ostream& os) const override { os << "corrupt(" << id.substr(0, 15) << "…)"; }
+};
+
+// A download at the handler level (§5.5) with a fake resolver, at the
+// current clock: mostly aimed at a publication the model holds (its
+// partition, epoch and scope set), answered as the invariant-15 oracle over
+// the model says, corrupted bytes included.
+struct Download : Command {
+  DownloadDraw draw;
+
+  explicit Download(const ModelState& s) {
+    draw.now_ms = s.now;
+    draw.segment_id = *rc::gen::elementOf(observed_ids());
+    draw.partition = *rc::gen::elementOf(kPartitions);
+    draw.log_epoch = *rc::gen::elementOf(kEpochs);
+    draw.requested = *rc::gen::elementOf(scope_sets());
+    std::vector<std::pair<std::string, SegmentPublication>> published;
+    for (const std::string& id : s.model.ids()) {
+      const std::optional<StoredSegment> stored = s.model.get(id);
+      for (const SegmentPublication& p : stored->record.publications) published.emplace_back(id, p);
+    }
+    if (!published.empty() && *rc::gen::weightedElement<bool>({{3, true}, {1, false}})) {
+      const auto& [id, target] = *rc::gen::elementOf(published);
+      draw.segment_id = id;
+      draw.partition = target.metadata.partition;
+      draw.log_epoch = target.metadata.log_epoch;
+      for (std::size_t i = 0; i < digests().size(); ++i) {
+        if (digests()[i] == target.metadata.scope_digest) draw.requested = scope_sets()[i];
+      }
+    }
+    // Mostly every grant; sometimes none (revoked), or the resolver fails.
+    draw.allowed = *rc::gen::weightedElement<ScopeMap>(
+        {{6, {{"project_id", {"*"}}, {"org_id", {"*"}}}}, {1, {}}});
+    draw.mode = *rc::gen::weightedElement<ResolverMode>(
+        {{10, ResolverMode::fixed}, {1, ResolverMode::throws}});
+  }
+
+  void run(const ModelState& s0, StoreUnderTest& sut) const override {
+    check_download(sut.store(), served_tables(), draw, s0.model.get(draw.segment_id));
+  }
+
+  void show(std::ostream& os) const override {
+    os << "download(" << draw.segment_id.substr(0, 15) << "… in " << printable(draw.partition)
+       << " " << printable(draw.log_epoch) << ", scopes " << printable(canonical_scope_json(*draw.requested))
+       << ", granted " << printable(canonical_scope_json(draw.allowed))
+       << (draw.mode == ResolverMode::throws ? ", resolver throws" : "") << ") at now";
+  }
 };
 
 // A new store over the same database, as a restarted process would open it.
@@ -438,14 +591,16 @@ SSP_ALL_BACKENDS(PropModel);
 TEST_P(PropModel, PROP_MODEL_StoreMatchesModel) {
   harness::record_spec("§5.1", "PROP_MODEL");
   SSP_REQUIRE_CAPABILITY(candidate(), harness::Capability::injected_hasher);
-  check_property(backend(), [backend = backend()] {
+  check_property([backend = backend()] {
     StoreUnderTest sut(backend);
     ModelState initial;
     initial.persists = harness::current_candidate().persists(backend);
+    initial.has_sql = sut.has_sql();
     // Repetition weighs the choice: puts and finds are the interesting steps.
     rc::state::check(initial, sut,
                      rc::state::gen::execOneOfWithArgs<Put, Put, Put, Find, Find, Get, Advance,
-                                                       Advance, Jump, Reopen>());
+                                                       ToExpiry, Jump, Reopen, Corrupt, Download,
+                                                       Download>());
   });
 }
 

@@ -1,8 +1,8 @@
-# ssp-storage-properties: the storage invariants of design/storage.md §7
-# (1–7, 11, 12) on SQLite and PostgreSQL.
-ssp_add_property_executable(ssp-storage-properties storage_properties
+# The storage invariants of design/storage.md §7 (1–7, 11, 12) on SQLite and
+# PostgreSQL.
+target_sources(ssp-conformance PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/storage_generators.cpp
   ${CMAKE_CURRENT_LIST_DIR}/storage_startup_properties.cpp
   ${CMAKE_CURRENT_LIST_DIR}/storage_migration_properties.cpp
   ${CMAKE_CURRENT_LIST_DIR}/storage_equivalence_properties.cpp)
-target_link_libraries(ssp-storage-properties PRIVATE nlohmann_json::nlohmann_json)
+target_link_libraries(ssp-conformance PRIVATE nlohmann_json::nlohmann_json)

@@ -110,7 +110,7 @@ INSTANTIATE_TEST_SUITE_P(, BackendEquivalence, ::testing::Values(Backend::postgr
 
 TEST_P(BackendEquivalence, INV_12_SqliteAndPostgresAgreeOnEveryObservableResult) {
   record_spec("§2.4", "INV-12");
-  check_property(
+  check_storage_property(
       [this] {
         const auto first = *gen_schema();
         std::vector<Step> steps = {{first, *gen_rows(compile_schema(first))}};

@@ -33,7 +33,7 @@ SSP_SQL_BACKENDS(MigrationProperties);
 
 TEST_P(MigrationProperties, INV_6_AppendOnlyMigrationPreservesRows) {
   record_spec("§2.4", "INV-6");
-  check_property([this] {
+  check_storage_property([this] {
     const auto schema = *gen_schema();
     const auto [evolved, kind] = *gen_append_only_evolution(schema);
     RC_TAG(kind);
@@ -82,7 +82,7 @@ TEST_P(MigrationProperties, INV_6_AppendOnlyMigrationPreservesRows) {
 
 TEST_P(MigrationProperties, INV_7_NonAppendOnlyMigrationIsAtomic) {
   record_spec("§2.4", "INV-7");
-  check_property([this] {
+  check_storage_property([this] {
     const auto schema = *gen_schema();
     const auto [evolved, kind] = *gen_breaking_evolution(schema);
     RC_TAG(kind.substr(0, kind.find(" in ")));

@@ -1,40 +1,25 @@
 // What every storage property shares: the backend fixture (sqlite, postgres),
-// a fresh seeded database per generated case, and a property runner with a
-// smaller default case count (each case creates real databases).
+// a fresh seeded database per generated case, and the property runner (its
+// callers pass a smaller case count: each case creates real databases).
 #pragma once
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
-#include <rapidcheck/gtest.h>
 
-#include <cstdlib>
-#include <sstream>
+#include <functional>
 #include <string>
 
 #include "harness/storage_fixtures.hpp"
+#include "property_run.hpp"
 #include "storage_generators.hpp"
 
 namespace ssp::properties {
 
-// Runs `testable` as a RapidCheck property inside the current gtest. The case
-// count is `default_cases` unless RC_PARAMS sets max_success.
-template <typename Testable>
-void check_property(Testable&& testable, int default_cases = 25) {
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  const char* configured = std::getenv("RC_PARAMS");
-  if (configured == nullptr || std::string(configured).find("max_success") == std::string::npos) {
-    params.maxSuccess = default_cases;
-  }
-  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  rc::detail::TestMetadata metadata;
-  metadata.id = std::string(test->test_suite_name()) + "/" + test->name();
-  metadata.description = test->name();
-  const auto result = rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
-  if (!result.template is<rc::detail::SuccessResult>()) {
-    std::ostringstream message;
-    rc::detail::printResultMessage(result, message);
-    FAIL() << message.str();
-  }
+// Runs `property` with check_property, `cases` cases unless RC_PARAMS sets
+// max_success: every case creates real databases, so fewer than RapidCheck's
+// default, the same on both backends.
+inline void check_storage_property(const std::function<void()>& property, int cases = 25) {
+  check_property(property, cases);
 }
 
 // `text` as a SQL string literal ('' doubles a quote in both dialects).

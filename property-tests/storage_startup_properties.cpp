@@ -33,7 +33,7 @@ SSP_SQL_BACKENDS(StartupProperties);
 
 TEST_P(StartupProperties, INV_1_OpenThenReopenIsIdempotent) {
   record_spec("§2.4", "INV-1");
-  check_property([this] {
+  check_storage_property([this] {
     const auto schema = *gen_schema();
     const auto compiled = compile_schema(schema);
     auto db = seeded(schema, *gen_rows(compiled));
@@ -54,7 +54,7 @@ TEST_P(StartupProperties, INV_1_OpenThenReopenIsIdempotent) {
 
 TEST_P(StartupProperties, INV_2_SameVersionLayoutDriftIsRefusedAsTheOracleSays) {
   record_spec("§2.4", "INV-2");
-  check_property([this] {
+  check_storage_property([this] {
     const auto schema = *gen_schema();
     const auto [mutated, kind] = *gen_layout_mutation(schema);
     RC_TAG(kind);
@@ -80,7 +80,7 @@ TEST_P(StartupProperties, INV_2_SameVersionLayoutDriftIsRefusedAsTheOracleSays) 
 
 TEST_P(StartupProperties, INV_3_NonLayoutChangesAreToleratedWithoutDdl) {
   record_spec("§2.4", "INV-3");
-  check_property([this] {
+  check_storage_property([this] {
     const auto schema = *gen_schema();
     const auto [mutated, kind] = *gen_non_layout_mutation(schema);
     RC_TAG(kind);
@@ -95,7 +95,7 @@ TEST_P(StartupProperties, INV_3_NonLayoutChangesAreToleratedWithoutDdl) {
 
 TEST_P(StartupProperties, INV_4_OlderConfiguredVersionIsRefused) {
   record_spec("§2.4", "INV-4");
-  check_property([this] {
+  check_storage_property([this] {
     const auto schema = *gen_schema();
     auto older = schema;
     older.version = *rc::gen::inRange<std::int64_t>(schema.version - 50, schema.version);
@@ -114,7 +114,7 @@ TEST_P(StartupProperties, INV_4_OlderConfiguredVersionIsRefused) {
 
 TEST_P(StartupProperties, INV_5_MissingInternalColumnsAreRefusedExtraColumnsNever) {
   record_spec("§2.4", "INV-5");
-  check_property([this] {
+  check_storage_property([this] {
     const auto schema = *gen_schema();
     const auto compiled = compile_schema(schema);
     const auto rows = *gen_rows(compiled);
@@ -142,7 +142,7 @@ TEST_P(StartupProperties, INV_5_MissingInternalColumnsAreRefusedExtraColumnsNeve
 // older version, skip-ahead bump.
 TEST_P(StartupProperties, INV_11_MarkerVersionNeverDecreasesAndMovesOnlyByMigration) {
   record_spec("§2.4", "INV-11");
-  check_property([this] {
+  check_storage_property([this] {
     storage::ServerSchema current = *gen_schema();
     auto db = seeded(current, {});
     const int steps = *rc::gen::inRange(2, 7);

@@ -14,14 +14,6 @@ using storage::parse_layouts;
 using storage::RefusalReason;
 using ::testing::HasSubstr;
 
-// The worked example of storage.md §1.2, one line.
-const std::string kWorkedExample =
-    R"({"tasks":[{"name":"id","type":"string","nullable":false},{"name":"project_id","type":"string","nullable":false},)"
-    R"({"name":"title","type":"string","nullable":true},{"name":"done","type":"boolean","nullable":false},)"
-    R"({"name":"meta","type":"json","nullable":true},{"name":"doc","type":"crdt","nullable":true}],)"
-    R"("notes":[{"name":"id","type":"string","nullable":false},{"name":"space_id","type":"string","nullable":false},)"
-    R"({"name":"body","type":"bytes","nullable":true}]})";
-
 class Layouts : public StorageTest {};
 SSP_SQL_BACKENDS(Layouts);
 
@@ -65,7 +57,7 @@ TEST_P(Layouts, A_1_LayoutRecordsOnlyNameTypeNullableInDeclarationOrder) {
 
 TEST_P(Layouts, A_2_LayoutsOfIsByteIdenticalToTheWorkedExample) {
   record_spec("§2.4", "A-2");
-  EXPECT_EQ(layouts_json(example_compiled()), kWorkedExample);
+  EXPECT_EQ(layouts_json(example_compiled()), kExampleLayoutsJson);
   EXPECT_EQ(layouts_json(storage::CompiledSchema{5, {}}), "{}");
   // JSON.stringify escaping and raw non-ASCII.
   storage::ServerSchema odd = example_schema();
@@ -73,7 +65,7 @@ TEST_P(Layouts, A_2_LayoutsOfIsByteIdenticalToTheWorkedExample) {
   EXPECT_THAT(layouts_json(compiled(odd)), HasSubstr(R"("n\"o\\t\u0001é":[)"));
   // What the backend stores is that exact text.
   storage().ensure_schema(example_compiled());
-  EXPECT_EQ(marker(), "3|" + kWorkedExample);
+  EXPECT_EQ(marker(), "3|" + kExampleLayoutsJson);
 }
 
 TEST_P(Layouts, A_3_StoredLayoutsParseStructurallyAndInvalidJsonRefuses) {

@@ -51,7 +51,7 @@ TEST_P(Marker, B_1_FreshDatabaseGetsMarkerTablesAndIndexes) {
   EXPECT_FALSE(report.stored_version);
   EXPECT_EQ(database().query_column("SELECT id FROM sync_schema_meta"),
             std::vector<std::string>{"1"});
-  EXPECT_EQ(marker(), "3|" + storage::layouts_json(example_compiled()));
+  EXPECT_EQ(marker(), "3|" + kExampleLayoutsJson);
   EXPECT_THAT(database().column_names("tasks"),
               ElementsAre("_sync_partition", "_sync_row_id", "id", "project_id", "title", "done",
                           "meta", "doc", "_sync_server_version", "_sync_scopes", "_sync_payload",
@@ -300,7 +300,12 @@ TEST_P(Marker, Q6_ConcurrentStartupsSerializeOnTheMigrationLock) {
   EXPECT_EQ(first_report.rewritten_rows, 1);
   EXPECT_EQ(second_report.action, SchemaReport::Action::verified);
   EXPECT_EQ(second_report.stored_version, 4);
-  EXPECT_EQ(marker(), "4|" + storage::layouts_json(compiled(bumped)));
+  // The worked example with the appended column after doc.
+  std::string bumped_layouts = kExampleLayoutsJson;
+  const std::string doc = R"({"name":"doc","type":"crdt","nullable":true})";
+  bumped_layouts.insert(bumped_layouts.find(doc) + doc.size(),
+                        R"(,{"name":"priority","type":"integer","nullable":true})");
+  EXPECT_EQ(marker(), "4|" + bumped_layouts);
   // Re-encoded once, under the bumped layout: a trailing NULL.
   const storage::Row values = storage::decode_row(
       compiled(bumped).find("tasks")->layout(),

@@ -55,6 +55,64 @@ TEST_P(PhysicalCheck, B_7_AbsentTableInStoredLayoutsIsRefused) {
   EXPECT_EQ(dump(), before);
 }
 
+// A complete copy of a configured table in PostgreSQL's `public` schema, the
+// first place an unqualified name or an unfiltered catalog query finds it.
+// Dropped again at scope end, whatever the test's outcome.
+class PublicCopy {
+ public:
+  PublicCopy(TestDatabase& db, const std::string& table) : db_(db), table_(table) {
+    db_.exec("CREATE TABLE public." + table_ + " (LIKE " + db_.location().pg_schema + "." +
+             table_ + " INCLUDING ALL)");
+  }
+  ~PublicCopy() {
+    try {
+      db_.exec("DROP TABLE IF EXISTS public." + table_);
+    } catch (...) {
+      // The throwaway cluster goes with it.
+    }
+  }
+  PublicCopy(const PublicCopy&) = delete;
+  PublicCopy& operator=(const PublicCopy&) = delete;
+
+ private:
+  TestDatabase& db_;
+  std::string table_;
+};
+
+TEST_P(PhysicalCheck, B_7_ASameNamedTableInPublicNeverCountsForTheConfiguredSchema) {
+  record_spec("§2.4", "B-7");
+  if (backend() != Backend::postgres) {
+    GTEST_SKIP() << "PostgreSQL schemas only: a SQLite file has one table namespace per file";
+  }
+  // A name no other test uses (the test schema's own random name), so the
+  // copy in public meets no other test running against the same cluster.
+  const std::string table = "b7_" + database().location().pg_schema;
+  const storage::CompiledSchema schema = compiled(schema_of(
+      3, {{table, {{"id", storage::ColumnType::string, false},
+                   {"body", storage::ColumnType::string, true}}}}));
+  storage().ensure_schema(schema);
+  const PublicCopy copy(database(), table);
+
+  // A projection column, then an internal one, then the whole table: each
+  // missing here, while public's copy has it.
+  database().drop_column(table, "body");
+  std::string before = dump();
+  expect_physical_refusal(refusal_of([&] { open()->ensure_schema(schema); }), table, "body");
+  EXPECT_EQ(dump(), before);
+
+  database().drop_column(table, "_sync_scopes");
+  before = dump();
+  expect_physical_refusal(refusal_of([&] { open()->ensure_schema(schema); }), table,
+                          "_sync_scopes");
+  EXPECT_EQ(dump(), before);
+
+  database().exec("DROP TABLE " + table);
+  before = dump();
+  expect_physical_refusal(refusal_of([&] { open()->ensure_schema(schema); }), table,
+                          "_sync_partition");
+  EXPECT_EQ(dump(), before);
+}
+
 TEST_P(PhysicalCheck, B_7_ExtraColumnsOrderTypeAndNullabilityAreNotChecked) {
   record_spec("§2.4", "B-7");
   storage().ensure_schema(example_compiled());

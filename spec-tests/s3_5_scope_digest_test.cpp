@@ -1,9 +1,14 @@
 // SSP2 §3.5 scope digest and §11.2 canonical JSON (design notes §4 R50; SD-R*
 // are this project's rows in docs/requirements/download.md). Golden values
 // are derived by hand from the rule: the canonical text is written out here,
-// and its digest is the SHA-256 of exactly those UTF-8 bytes.
+// and its digest is the SHA-256 of exactly those UTF-8 bytes. More vectors
+// come from fixtures/known-answers/scope_digests.json, written with
+// JSON.stringify and sha256sum (fixtures/known-answers/generate.js).
 #include <gmock/gmock.h>
 
+#include <nlohmann/json.hpp>
+
+#include "harness/fixture_files.hpp"
 #include "harness/spec.hpp"
 #include "ssp/scope_digest.hpp"
 #include "ssp/utf16_order.hpp"
@@ -51,15 +56,32 @@ TEST(ScopeDigest, R50_MixedPlaneStringsSortByUtf16CodeUnits) {
 
 TEST(ScopeDigest, R50_StringsAreEscapedAsJsonStringifyDoes) {
   record_spec("§11.2", "R50");
+  // U+000B and U+001F have escapes with hex letters: lower case, as
+  // JSON.stringify writes them (\u000b, not \u000B).
   const ScopeMap scopes = {
-      {"k", {"q\"uote", "back\\slash", "nl\n", std::string("ctl\x01"), "ls\xe2\x80\xa8",
-             "\xc3\xa9", "tab\t"}}};
-  // Sorted by code unit: b c l n q t é; U+2028 stays raw, U+0001 is \u0001.
+      {"k", {"q\"uote", "back\\slash", "nl\n", std::string("ctl\x01"), "vt\x0b", "us\x1f",
+             "ls\xe2\x80\xa8", "\xc3\xa9", "tab\t"}}};
+  // Sorted by code unit: b c l n q t u v é; U+2028 stays raw, U+0001 is \u0001.
   EXPECT_EQ(canonical_scope_json(scopes),
             "{\"k\":[\"back\\\\slash\",\"ctl\\u0001\",\"ls\xe2\x80\xa8\",\"nl\\n\",\"q\\\"uote\","
-            "\"tab\\t\",\"\xc3\xa9\"]}");
+            "\"tab\\t\",\"us\\u001f\",\"vt\\u000b\",\"\xc3\xa9\"]}");
+  // fixtures/known-answers/scope_digests.json, vector "escapes" (sha256sum).
   EXPECT_EQ(scope_digest(scopes),
-            "ba0b440bcd16f90268317d5e2a8a52419c5fd69fba6fc081863c2ceefb4005c4");
+            "8c95e62f94094b9d201bd05951285832a45301c8d38deea364336784b8c9e2a3");
+}
+
+TEST(ScopeDigest, R50_GoldenVectorsFromJsonStringifyAndSha256sum) {
+  record_spec("§11.2", "R50");
+  const auto document =
+      nlohmann::json::parse(read_fixture("known-answers/scope_digests.json"));
+  const auto& vectors = document.at("vectors");
+  ASSERT_GE(vectors.size(), 10u);
+  for (const auto& vector : vectors) {
+    SCOPED_TRACE(vector.at("name").get<std::string>());
+    const ScopeMap scopes = vector.at("scopes").get<ScopeMap>();
+    EXPECT_EQ(canonical_scope_json(scopes), vector.at("canonical").get<std::string>());
+    EXPECT_EQ(scope_digest(scopes), vector.at("digest").get<std::string>());
+  }
 }
 
 TEST(ScopeDigest, SD_R1_EmptyMapAndEmptyListsRenderWithoutWhitespace) {

@@ -18,7 +18,14 @@ std::function<void(PutHookPoint)> PutGate::hook() {
 
 bool PutGate::wait_until_reached() {
   std::unique_lock lock(mutex_);
-  return changed_.wait_for(lock, kWatchdog, [this] { return reached_; });
+  changed_.wait_for(lock, kWatchdog, [this] { return reached_ || given_up_; });
+  return reached_;
+}
+
+void PutGate::give_up() {
+  std::lock_guard lock(mutex_);
+  given_up_ = true;
+  changed_.notify_all();
 }
 
 void PutGate::release() {

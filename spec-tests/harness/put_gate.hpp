@@ -23,8 +23,13 @@ class PutGate {
   // outlive every store it is installed in.
   std::function<void(PutHookPoint)> hook();
 
-  // Blocks until a put has reached the point; false when the watchdog fired.
+  // Blocks until a put has reached the point; false when the watchdog fired
+  // or the wait was given up.
   [[nodiscard]] bool wait_until_reached();
+  // Ends a pending or later wait_until_reached at once: the put it waits for
+  // has ended, so it will never arrive if it has not (a candidate that threw,
+  // or that has no hook points). Without this the wait lasts the watchdog.
+  void give_up();
   // Lets a parked put continue (and every later one pass).
   void release();
 
@@ -33,6 +38,7 @@ class PutGate {
   std::mutex mutex_;
   std::condition_variable changed_;
   bool reached_ = false;
+  bool given_up_ = false;
   bool released_;
 };
 

@@ -42,10 +42,14 @@ std::unique_ptr<SegmentStore> SegmentStoreTest::open(const SegmentStoreOptions& 
   return require_opened(candidate().open_segment_store(location, options), "segment store");
 }
 
-void SegmentStoreTest::corrupt_stored_bytes(const std::string& segment_id) {
+void corrupt_stored_bytes(TestDatabase& database, const std::string& segment_id) {
   // substr works on SQLite blobs and PostgreSQL bytea alike.
-  database().exec("UPDATE sync_segments SET bytes = substr(bytes, 2) WHERE segment_id = '" +
-                  segment_id + "'");
+  database.exec("UPDATE sync_segments SET bytes = substr(bytes, 2) WHERE segment_id = '" +
+                segment_id + "'");
+}
+
+void SegmentStoreTest::corrupt_stored_bytes(const std::string& segment_id) {
+  harness::corrupt_stored_bytes(database(), segment_id);
 }
 
 SegmentStore& SegmentStoreTest::store() {

@@ -29,6 +29,11 @@ SegmentMetadata with_digest(SegmentMetadata metadata, const std::string& digest)
 // A small distinct payload per name.
 Bytes payload(const std::string& text);
 
+// Damages the stored bytes of `segment_id` in `database` behind the store's
+// back (drops the first byte; empty bytes stay empty), as disk corruption or
+// a foreign writer would.
+void corrupt_stored_bytes(TestDatabase& database, const std::string& segment_id);
+
 // A publication as put at `now` with the default TTL would create it.
 SegmentPublication fresh_publication(const SegmentMetadata& metadata, std::int64_t byte_length,
                                      std::int64_t now_ms);
@@ -47,8 +52,7 @@ class SegmentStoreTest : public ::testing::TestWithParam<Backend> {
 
   // A new store on a new connection over this test's database.
   std::unique_ptr<SegmentStore> open(const SegmentStoreOptions& options = {});
-  // Damages the stored bytes of `segment_id` behind the store's back (drops
-  // the first byte), as disk corruption or a foreign writer would. SQL only.
+  // corrupt_stored_bytes on this test's database. SQL only.
   void corrupt_stored_bytes(const std::string& segment_id);
   // The test's default store, opened on first use.
   SegmentStore& store();

@@ -65,6 +65,13 @@ ServerSchema schema_of(
   return schema;
 }
 
+const std::string kExampleLayoutsJson =
+    R"({"tasks":[{"name":"id","type":"string","nullable":false},{"name":"project_id","type":"string","nullable":false},)"
+    R"({"name":"title","type":"string","nullable":true},{"name":"done","type":"boolean","nullable":false},)"
+    R"({"name":"meta","type":"json","nullable":true},{"name":"doc","type":"crdt","nullable":true}],)"
+    R"("notes":[{"name":"id","type":"string","nullable":false},{"name":"space_id","type":"string","nullable":false},)"
+    R"({"name":"body","type":"bytes","nullable":true}]})";
+
 CompiledSchema example_compiled() { return storage::compile_schema(example_schema()); }
 
 CompiledSchema compiled(ServerSchema schema, std::int64_t version) {

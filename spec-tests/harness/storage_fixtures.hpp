@@ -26,6 +26,11 @@ namespace ssp::harness {
 // title?, done, meta? json, doc? crdt yjs-doc; index by_project; materialized)
 // and notes (id, space_id, body? encrypted bytes; not materialized).
 storage::ServerSchema example_schema();
+// The layouts text of example_schema(): the worked example of storage.md
+// §1.2 on one line, byte for byte (upstream's JSON.stringify of layoutsOf).
+// A literal, so tests compare the stored marker with it rather than with the
+// reference's own layouts_json.
+extern const std::string kExampleLayoutsJson;
 // compile_schema(example_schema()).
 storage::CompiledSchema example_compiled();
 // compile_schema(schema) with `version` replaced.
