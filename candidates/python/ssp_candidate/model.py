@@ -1,0 +1,174 @@
+"""The segment store's values: metadata, publications, records, find keys (SPEC §5.1,
+§5.3; design notes segments.md §1.3–§1.4).
+
+Field names are Python spellings of the upstream TypeScript ones; ``to_json``/``from_json``
+helpers live in ``wire.py``. Every value is immutable so a record handed out can never
+alias store state.
+"""
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from .errors import InvalidInput
+from .jsontext import MAX_SAFE_INTEGER
+
+MEDIA_TYPES = ("rows", "sqlite")
+
+# The descriptor context a publication is granted under (segments.md §1.3).
+METADATA_FIELDS = (
+    "partition",
+    "log_epoch",
+    "table",
+    "schema_version",
+    "media_type",
+    "scope_digest",
+    "as_of_commit_seq",
+    "row_count",
+    "row_cursor",
+    "next_row_cursor",
+)
+
+# The seven fields a reuse lookup matches (SPEC §5.3 reuse key; segments.md §1.3).
+FIND_KEY_FIELDS = (
+    "partition",
+    "log_epoch",
+    "table",
+    "schema_version",
+    "media_type",
+    "scope_digest",
+    "as_of_commit_seq",
+)
+
+
+@dataclass(frozen=True)
+class Metadata:
+    partition: str
+    log_epoch: str
+    table: str
+    schema_version: int
+    media_type: str
+    scope_digest: str
+    as_of_commit_seq: int
+    row_count: int
+    row_cursor: Optional[str]
+    next_row_cursor: Optional[str]
+
+
+@dataclass(frozen=True)
+class Publication:
+    """One grant: the metadata the bytes were published under, with its own lifetime."""
+
+    partition: str
+    log_epoch: str
+    table: str
+    schema_version: int
+    media_type: str
+    scope_digest: str
+    as_of_commit_seq: int
+    row_count: int
+    row_cursor: Optional[str]
+    next_row_cursor: Optional[str]
+    byte_length: int
+    created_at_ms: int
+    expires_at_ms: int
+
+    def is_live(self, now_ms: int) -> bool:
+        """Live means expiresAtMs > now; the one boundary used everywhere (decision D1)."""
+        return self.expires_at_ms > now_ms
+
+
+@dataclass(frozen=True)
+class Record:
+    """A content address with every publication of it, oldest first.
+
+    The top-level metadata and ``scope_digests`` are the compatibility view: the latest
+    publisher's context, and every digest still published with that one first.
+    """
+
+    segment_id: str
+    partition: str
+    log_epoch: str
+    table: str
+    schema_version: int
+    media_type: str
+    scope_digest: str
+    as_of_commit_seq: int
+    row_count: int
+    row_cursor: Optional[str]
+    next_row_cursor: Optional[str]
+    byte_length: int
+    created_at_ms: int
+    expires_at_ms: int
+    scope_digests: Tuple[str, ...]
+    publications: Tuple[Publication, ...]
+
+
+@dataclass(frozen=True)
+class FindKey:
+    partition: str
+    log_epoch: str
+    table: str
+    schema_version: int
+    media_type: str
+    scope_digest: str
+    as_of_commit_seq: int
+
+
+def metadata_of(value) -> Metadata:
+    """The ten metadata fields of a record or publication."""
+    return Metadata(**{name: getattr(value, name) for name in METADATA_FIELDS})
+
+
+# --- input validation (requirements IN-2, IN-4) -------------------------------------
+
+
+def check_safe_integer(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput("field %s must be an integer" % name)
+    if abs(value) > MAX_SAFE_INTEGER:
+        raise InvalidInput("field %s must be within ±(2^53−1)" % name)
+    return value
+
+
+def check_text(name: str, value) -> str:
+    """A string a store can hold on every backend: well-formed Unicode without U+0000.
+
+    A lone surrogate is what malformed UTF-8 becomes on the way in, and PostgreSQL text
+    cannot hold U+0000; refusing both everywhere keeps backends equivalent.
+    """
+    if not isinstance(value, str):
+        raise InvalidInput("field %s must be a string" % name)
+    if "\x00" in value:
+        raise InvalidInput("field %s contains U+0000" % name)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput("field %s is not well-formed UTF-8" % name) from None
+    return value
+
+
+def check_media_type(name: str, value) -> str:
+    if value not in MEDIA_TYPES:
+        raise InvalidInput("field %s must be \"rows\" or \"sqlite\"" % name)
+    return value
+
+
+def validate_metadata(metadata: Metadata) -> Metadata:
+    for name in ("partition", "log_epoch", "table", "scope_digest"):
+        check_text(name, getattr(metadata, name))
+    for name in ("schema_version", "as_of_commit_seq", "row_count"):
+        check_safe_integer(name, getattr(metadata, name))
+    check_media_type("media_type", metadata.media_type)
+    for name in ("row_cursor", "next_row_cursor"):
+        if getattr(metadata, name) is not None:
+            check_text(name, getattr(metadata, name))
+    return metadata
+
+
+def validate_find_key(key: FindKey) -> FindKey:
+    for name in ("partition", "log_epoch", "table", "scope_digest"):
+        check_text(name, getattr(key, name))
+    for name in ("schema_version", "as_of_commit_seq"):
+        check_safe_integer(name, getattr(key, name))
+    check_media_type("media_type", key.media_type)
+    return key
