@@ -19,7 +19,7 @@ Order (design notes segments.md §3.7, steps 1–7 and 9; docs/download.md):
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
-from .error_catalog import HTTP_STATUS, error_body
+from .error_catalog import error_body, http_status
 from .model import Publication, Record
 from .publications import narrow
 from .scope_digest import ScopeMap, ScopeMapError, parse_scope_map, scope_digest
@@ -56,6 +56,8 @@ class DownloadOutcome:
     record: Optional[Record] = None
     data: Optional[bytes] = None
     effective_scopes: Optional[ScopeMap] = None
+    scope_status: Optional[str] = None  # "active" or "revoked" once scopes were resolved
+    revoked_because: Optional[str] = None
     scope_digest: Optional[str] = None
     in_context: List[Publication] = field(default_factory=list)
 
@@ -65,7 +67,7 @@ class DownloadOutcome:
 
 
 def _refuse(step: str, code: str, message: str, **extra) -> DownloadOutcome:
-    return DownloadOutcome(status=HTTP_STATUS[code], step=step, error=error_body(code, message), **extra)
+    return DownloadOutcome(status=http_status(code), step=step, error=error_body(code, message), **extra)
 
 
 def validator_headers(segment_id: str) -> Dict[str, str]:
@@ -130,17 +132,23 @@ def authorize_download(store, resolve, served_tables: Optional[Dict[str, Sequenc
 
     try:
         allowed = resolve()
+    except ResolverFailure as failure:
+        reason = "resolver reported an outage" if failure.outage else "resolver threw"
+        return _refuse("scopes_not_held", "sync.forbidden", "segment scopes not held (§5.5): " + reason,
+                       in_context=in_context, scope_status="revoked", revoked_because=reason)
     except Exception:  # a throwing resolver fences; it never leaks (§3.2 rule 5)
-        return _refuse("scopes_not_held", "sync.forbidden", "segment scopes not held (§5.5): resolver failed",
-                       in_context=in_context)
+        return _refuse("scopes_not_held", "sync.forbidden", "segment scopes not held (§5.5): resolver threw",
+                       in_context=in_context, scope_status="revoked", revoked_because="resolver threw")
     effective = compute_effective(requested, allowed)
     if not effective.active:
         return _refuse("scopes_not_held", "sync.forbidden",
                        "segment scopes not held (§5.5): %s" % effective.revoked_because,
-                       in_context=in_context, effective_scopes=effective.scopes)
+                       in_context=in_context, effective_scopes=effective.scopes, scope_status="revoked",
+                       revoked_because=effective.revoked_because)
 
     digest = scope_digest(effective.scopes)
-    context = dict(in_context=in_context, effective_scopes=effective.scopes, scope_digest=digest)
+    context = dict(in_context=in_context, effective_scopes=effective.scopes, scope_status="active",
+                   scope_digest=digest)
     for_digest = [p for p in in_context if p.scope_digest == digest]
     if not for_digest:
         return _refuse("scope_digest_mismatch", "sync.forbidden", "scope digest mismatch (§3.5, §5.5)", **context)

@@ -65,15 +65,37 @@ CATALOG = {
     for code, category, retryable, action in (line.split() for line in _TABLE.strip().splitlines())
 }
 
-# The statuses §5.5 names for the download path, plus §1.1's 401 and §5.5's 400s.
-HTTP_STATUS = {
+# HTTP statuses SPEC names for a code: §5.5 (segment download), §5.9.3 and §5.9.5 (blobs),
+# §10.2 (sync.auth_required).
+SPEC_HTTP_STATUS = {
+    "sync.auth_required": 401,
     "sync.forbidden": 403,
     "sync.not_found": 404,
     "sync.segment_expired": 404,
-    "sync.invalid_request": 400,
-    "sync.invalid_subscription": 400,
-    "sync.auth_required": 401,
+    "blob.hash_mismatch": 400,
+    "blob.too_large": 413,
+    "blob.forbidden": 403,
+    "blob.not_found": 404,
 }
+
+# For every other code SPEC §1.1 asks only for "an appropriate HTTP status"; this candidate
+# derives it from the category (the choice is listed in README.md and expectations.json).
+CATEGORY_HTTP_STATUS = {
+    "invalid-request": 400,
+    "schema-mismatch": 400,
+    "not-found": 404,
+    "forbidden": 403,
+    "scope-revoked": 403,
+    "auth-required": 401,
+    "conflict": 409,
+    "reset-required": 409,
+    "rate-limited": 429,
+    "internal": 500,
+}
+
+
+def http_status(code: str) -> int:
+    return SPEC_HTTP_STATUS.get(code) or CATEGORY_HTTP_STATUS[CATALOG[code].category]
 
 
 def error_entry(code: str) -> Optional[ErrorEntry]:

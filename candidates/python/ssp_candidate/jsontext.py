@@ -7,6 +7,8 @@ and the canonical scope JSON that the scope digest hashes (SPEC §11.2, §3.5). 
 ``json.dumps`` is close but not specified to match, so the rule is written out here once.
 """
 
+import json
+
 MAX_SAFE_INTEGER = 2**53 - 1
 
 # JSON.stringify's short escapes (ECMA-262 QuoteJSONString); every other code point
@@ -69,3 +71,16 @@ def utf16_key(text: str) -> bytes:
     surrogates encode as themselves (``surrogatepass``) so they sort by their unit too.
     """
     return text.encode("utf-16-be", "surrogatepass")
+
+
+def _refuse_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+def parse(text: str):
+    """RFC 8259 JSON as JSON.parse reads it: Python's extensions (NaN, Infinity) refused,
+    a repeated object key keeps its last value. Raises ValueError."""
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None

@@ -14,19 +14,22 @@ from .jsontext import MAX_SAFE_INTEGER
 
 MEDIA_TYPES = ("rows", "sqlite")
 
-# The descriptor context a publication is granted under (segments.md §1.3).
-METADATA_FIELDS = (
-    "partition",
-    "log_epoch",
-    "table",
-    "schema_version",
-    "media_type",
-    "scope_digest",
-    "as_of_commit_seq",
-    "row_count",
-    "row_cursor",
-    "next_row_cursor",
+# The descriptor context a publication is granted under (segments.md §1.3), with the
+# upstream TypeScript name of each field: errors name fields by it, and so does the wire.
+METADATA_NAMES = (
+    ("partition", "partition"),
+    ("log_epoch", "logEpoch"),
+    ("table", "table"),
+    ("schema_version", "schemaVersion"),
+    ("media_type", "mediaType"),
+    ("scope_digest", "scopeDigest"),
+    ("as_of_commit_seq", "asOfCommitSeq"),
+    ("row_count", "rowCount"),
+    ("row_cursor", "rowCursor"),
+    ("next_row_cursor", "nextRowCursor"),
 )
+METADATA_FIELDS = tuple(py for py, _ in METADATA_NAMES)
+UPSTREAM_NAME = dict(METADATA_NAMES)
 
 # The seven fields a reuse lookup matches (SPEC §5.3 reuse key; segments.md §1.3).
 FIND_KEY_FIELDS = (
@@ -119,14 +122,14 @@ def metadata_of(value) -> Metadata:
     return Metadata(**{name: getattr(value, name) for name in METADATA_FIELDS})
 
 
-# --- input validation (requirements IN-2, IN-4) -------------------------------------
+# --- input validation (requirements IN-2, IN-4); messages name the upstream field ------
 
 
 def check_safe_integer(name: str, value) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput("field %s must be an integer" % name)
+        raise InvalidInput('field "%s" must be an integer' % name)
     if abs(value) > MAX_SAFE_INTEGER:
-        raise InvalidInput("field %s must be within ±(2^53−1)" % name)
+        raise InvalidInput('field "%s" must be an integer within ±(2^53−1)' % name)
     return value
 
 
@@ -137,38 +140,39 @@ def check_text(name: str, value) -> str:
     cannot hold U+0000; refusing both everywhere keeps backends equivalent.
     """
     if not isinstance(value, str):
-        raise InvalidInput("field %s must be a string" % name)
+        raise InvalidInput('field "%s" must be text' % name)
     if "\x00" in value:
-        raise InvalidInput("field %s contains U+0000" % name)
+        raise InvalidInput('field "%s" contains U+0000' % name)
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise InvalidInput("field %s is not well-formed UTF-8" % name) from None
+        raise InvalidInput('field "%s" is not well-formed UTF-8' % name) from None
     return value
 
 
 def check_media_type(name: str, value) -> str:
     if value not in MEDIA_TYPES:
-        raise InvalidInput("field %s must be \"rows\" or \"sqlite\"" % name)
+        raise InvalidInput('field "%s" must be "rows" or "sqlite"' % name)
+    return value
+
+
+def _validate(value, fields):
+    for py in fields:
+        name, item = UPSTREAM_NAME[py], getattr(value, py)
+        if py == "media_type":
+            check_media_type(name, item)
+        elif py in ("schema_version", "as_of_commit_seq", "row_count"):
+            check_safe_integer(name, item)
+        elif py in ("row_cursor", "next_row_cursor") and item is None:
+            continue
+        else:
+            check_text(name, item)
     return value
 
 
 def validate_metadata(metadata: Metadata) -> Metadata:
-    for name in ("partition", "log_epoch", "table", "scope_digest"):
-        check_text(name, getattr(metadata, name))
-    for name in ("schema_version", "as_of_commit_seq", "row_count"):
-        check_safe_integer(name, getattr(metadata, name))
-    check_media_type("media_type", metadata.media_type)
-    for name in ("row_cursor", "next_row_cursor"):
-        if getattr(metadata, name) is not None:
-            check_text(name, getattr(metadata, name))
-    return metadata
+    return _validate(metadata, METADATA_FIELDS)
 
 
 def validate_find_key(key: FindKey) -> FindKey:
-    for name in ("partition", "log_epoch", "table", "scope_digest"):
-        check_text(name, getattr(key, name))
-    for name in ("schema_version", "as_of_commit_seq"):
-        check_safe_integer(name, getattr(key, name))
-    check_media_type("media_type", key.media_type)
-    return key
+    return _validate(key, FIND_KEY_FIELDS)

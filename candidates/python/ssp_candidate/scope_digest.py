@@ -7,7 +7,6 @@ JSON.stringify does. The digest is lowercase hex SHA-256 over its UTF-8 bytes.
 """
 
 import hashlib
-import json
 from typing import Dict, List
 
 from . import jsontext
@@ -34,10 +33,6 @@ def scope_digest(scopes: ScopeMap) -> str:
     return hashlib.sha256(canonical_scope_json(scopes).encode("utf-8")).hexdigest()
 
 
-def _refuse_constant(name):
-    raise ScopeMapError("not JSON: %s is not a JSON value" % name)
-
-
 def parse_scope_map(text) -> ScopeMap:
     """Parse, never hash, the header text: any whitespace and key order is accepted; a
     repeated key keeps its last value (as JSON.parse). Refused: text over 64 KiB, text
@@ -59,8 +54,8 @@ def parse_scope_map(text) -> ScopeMap:
     if len(encoded) > MAX_HEADER_BYTES:
         raise ScopeMapError("longer than %d bytes" % MAX_HEADER_BYTES)
     try:
-        parsed = json.loads(text, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as error:
+        parsed = jsontext.parse(text)
+    except ValueError as error:
         raise ScopeMapError("not JSON: %s" % error) from None
     if not isinstance(parsed, dict):
         raise ScopeMapError("not a JSON object")

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from typing import Optional
 
+from . import jsontext
 from .scope_digest import ScopeMap
 
 WILDCARD = "*"
@@ -13,7 +14,7 @@ class Effective:
     """``active`` with the effective map, or revoked with the reason."""
 
     scopes: ScopeMap
-    revoked_because: Optional[str]  # None, "missing_key" or "empty"
+    revoked_because: Optional[str]  # None when active, else why, in words
 
     @property
     def active(self) -> bool:
@@ -37,8 +38,9 @@ def compute_effective(requested: ScopeMap, allowed: ScopeMap) -> Effective:
         kept = list(values) if WILDCARD in grant else [v for v in values if v in grant]
         if kept:
             effective[key] = kept
-    if any(key not in effective for key in requested):
-        return Effective(effective, "missing_key")
+    lost = [key for key in requested if key not in effective]
+    if lost:
+        return Effective(effective, "requested key %s not held" % jsontext.quote(lost[0]))
     if not effective:
-        return Effective(effective, "empty")
+        return Effective(effective, "effective scopes are empty")
     return Effective(effective, None)

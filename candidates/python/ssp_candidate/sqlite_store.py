@@ -282,5 +282,5 @@ class SqliteSegmentStore(SegmentStore):
 
 def open_sqlite_store(path: str, **options) -> SqliteSegmentStore:
     if not isinstance(path, str) or not path:
-        raise InvalidInput("field path must be a non-empty string")
+        raise InvalidInput('field "path" must be a non-empty string')
     return SqliteSegmentStore(path, **options)

@@ -41,7 +41,7 @@ def check_ttl(ttl_ms) -> int:
     """A store's lifetime must be a positive safe integer (design notes Q8, IN-1)."""
     check_safe_integer("ttlMs", ttl_ms)
     if ttl_ms <= 0:
-        raise InvalidInput("field ttlMs must be positive")
+        raise InvalidInput('field "ttlMs" must be positive')
     return ttl_ms
 
 
@@ -61,7 +61,7 @@ class SegmentStore:
         validate_metadata(metadata)
         check_safe_integer("nowMs", now_ms)
         if now_ms + self.ttl_ms > MAX_SAFE_INTEGER:
-            raise InvalidInput("field nowMs plus the TTL exceeds 2^53−1")
+            raise InvalidInput('field "nowMs" plus the TTL exceeds 2^53−1')
         if self.read_only:
             raise ReadOnly("%s: the store is read-only" % self.name)
         segment_id = self._hasher(bytes(data))
@@ -72,7 +72,7 @@ class SegmentStore:
             existing = self._read(tx, segment_id)
             self._fire("after_read", segment_id)
             if existing is not None and existing[1] != data:
-                raise Collision("%s: content-address collision at %s (§5.1)" % (self.name, segment_id))
+                raise Collision("%s: content-address collision at %s (§5.1)" % (self.name, segment_id), segment_id)
             record = merge_record(existing[0] if existing else None, metadata, segment_id, len(data),
                                   now_ms, self.ttl_ms)
             self._write(tx, record, bytes(data))
