@@ -43,8 +43,16 @@ FIND_KEY_FIELDS = (
 )
 
 
+# Each shape extends the previous one, as upstream's types do: a metadata is a find key
+# plus the page fields; a publication adds its size and lifetime; a record's top level has
+# a publication's shape (the latest publisher's context and the envelope of every
+# sighting) plus its address, digest view and publications.
+
+
 @dataclass(frozen=True)
-class Metadata:
+class FindKey:
+    """The §5.3 reuse key."""
+
     partition: str
     log_epoch: str
     table: str
@@ -52,25 +60,21 @@ class Metadata:
     media_type: str
     scope_digest: str
     as_of_commit_seq: int
+
+
+@dataclass(frozen=True)
+class Metadata(FindKey):
+    """The context bytes are published under."""
+
     row_count: int
     row_cursor: Optional[str]
     next_row_cursor: Optional[str]
 
 
 @dataclass(frozen=True)
-class Publication:
+class Publication(Metadata):
     """One grant: the metadata the bytes were published under, with its own lifetime."""
 
-    partition: str
-    log_epoch: str
-    table: str
-    schema_version: int
-    media_type: str
-    scope_digest: str
-    as_of_commit_seq: int
-    row_count: int
-    row_cursor: Optional[str]
-    next_row_cursor: Optional[str]
     byte_length: int
     created_at_ms: int
     expires_at_ms: int
@@ -81,7 +85,7 @@ class Publication:
 
 
 @dataclass(frozen=True)
-class Record:
+class Record(Publication):
     """A content address with every publication of it, oldest first.
 
     The top-level metadata and ``scope_digests`` are the compatibility view: the latest
@@ -89,32 +93,8 @@ class Record:
     """
 
     segment_id: str
-    partition: str
-    log_epoch: str
-    table: str
-    schema_version: int
-    media_type: str
-    scope_digest: str
-    as_of_commit_seq: int
-    row_count: int
-    row_cursor: Optional[str]
-    next_row_cursor: Optional[str]
-    byte_length: int
-    created_at_ms: int
-    expires_at_ms: int
     scope_digests: Tuple[str, ...]
     publications: Tuple[Publication, ...]
-
-
-@dataclass(frozen=True)
-class FindKey:
-    partition: str
-    log_epoch: str
-    table: str
-    schema_version: int
-    media_type: str
-    scope_digest: str
-    as_of_commit_seq: int
 
 
 def metadata_of(value) -> Metadata:
