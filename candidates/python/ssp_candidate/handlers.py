@@ -177,7 +177,8 @@ def scope_parse(server, params):
 
 
 def scope_effective(server, params):
-    effective = compute_effective(_scope_map_param(params, "requested"), _scope_map_param(params, "allowed"))
+    effective = compute_effective(_checked_scope_map(_scope_map_param(params, "requested")),
+                                  _checked_scope_map(_scope_map_param(params, "allowed")))
     return {
         "status": "active" if effective.active else "revoked",
         "scopes": effective.scopes,
