@@ -61,7 +61,8 @@ def _hook(server):
         try:
             server.call_harness("hook", {"call": server.current_call, "point": point})
         except CallbackRefused as refused:
-            raise StoreFailure("the harness refused to resume at %s: %s" % (point, refused)) from None
+            raise StoreFailure("put of %s: the harness refused to resume at %s: %s"
+                               % (segment_id, point, refused)) from None
 
     return hook
 

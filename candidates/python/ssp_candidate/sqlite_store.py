@@ -196,12 +196,12 @@ class SqliteSegmentStore(SegmentStore):
     # --- primitives --------------------------------------------------------------
 
     @contextmanager
-    def _write_transaction(self):
+    def _write_transaction(self, segment_id):
         with self._write_lock:
             try:
                 self._writer.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
-                raise StoreFailure("%s: cannot begin the put: %s" % (self.name, error)) from None
+                raise StoreFailure("%s: cannot begin the put of %s: %s" % (self.name, segment_id, error)) from None
             try:
                 yield self._writer
                 self._writer.execute("COMMIT")
@@ -211,7 +211,7 @@ class SqliteSegmentStore(SegmentStore):
                 except sqlite3.Error:
                     pass  # the failed statement may already have rolled back
                 if isinstance(error, sqlite3.Error):
-                    raise StoreFailure("%s: put failed: %s" % (self.name, error)) from None
+                    raise StoreFailure("%s: put of %s failed: %s" % (self.name, segment_id, error)) from None
                 raise
 
     @contextmanager

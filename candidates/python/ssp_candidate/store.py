@@ -66,7 +66,7 @@ class SegmentStore:
             raise ReadOnly("%s: the store is read-only" % self.name)
         segment_id = self._hasher(bytes(data))
         self._fire("before_begin", segment_id)
-        with self._write_transaction() as tx:
+        with self._write_transaction(segment_id) as tx:
             # Read inside the write lock (D6): a concurrent put of the same bytes is
             # either fully before or fully after this one, so no publication is lost.
             existing = self._read(tx, segment_id)
@@ -103,8 +103,9 @@ class SegmentStore:
     # Each context manager yields a transaction handle that the primitives below take
     # first (a database connection; nothing for memory).
 
-    def _write_transaction(self):
-        """Exclusive for puts; commits on normal exit, undoes everything on an exception."""
+    def _write_transaction(self, segment_id: str):
+        """Exclusive for puts; commits on normal exit, undoes everything on an exception.
+        A database failure raises ``StoreFailure`` naming ``segment_id``."""
         raise NotImplementedError
 
     def _read_snapshot(self):
@@ -144,7 +145,7 @@ class MemorySegmentStore(SegmentStore):
         self._pending = None
 
     @contextmanager
-    def _write_transaction(self):
+    def _write_transaction(self, segment_id):
         with self._write_lock:
             self._pending = None
             try:

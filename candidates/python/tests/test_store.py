@@ -310,8 +310,9 @@ class SqliteOnlyTests:
         dump = self._dump()
         self.sql("CREATE TRIGGER boom BEFORE INSERT ON sync_segment_publications "
                  "WHEN NEW.scope_digest = 'digest-b' BEGIN SELECT RAISE(ABORT, 'injected'); END")
-        with self.assertRaises(StoreFailure):
+        with self.assertRaises(StoreFailure) as caught:
             store.put(m(scope_digest="digest-b"), B, NOW + 1)
+        self.assertIn(B_ID, str(caught.exception))
         self.assertEqual(self._dump(), dump)
 
     def test_IMPL_R45_a_put_that_cannot_take_the_write_lock_fails_cleanly(self):
@@ -321,8 +322,9 @@ class SqliteOnlyTests:
         holder = sqlite3.connect(self.path, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
         try:
-            with self.assertRaises(StoreFailure):
+            with self.assertRaises(StoreFailure) as caught:
                 store.put(M, B, NOW)
+            self.assertIn(B_ID, str(caught.exception))
         finally:
             holder.execute("ROLLBACK")
             holder.close()
