@@ -83,6 +83,18 @@ class ScopeDigestTest(unittest.TestCase):
     def test_strings_are_escaped_as_json_stringify(self):
         self.assertEqual(canonical_scope_json({'q"\\': ["\n\x01\u2028"]}), '{"q\\"\\\\":["\\n\\u0001\u2028"]}')
 
+    def test_a_byte_order_mark_before_the_json_is_refused_but_not_inside_a_string(self):
+        # docs/decisions.md "Reading JSON from outside": JSON.parse refuses U+FEFF as whitespace.
+        for bad in ('\ufeff{"a":["1"]}', ' \ufeff{"a":["1"]}', b'\xef\xbb\xbf{"a":["1"]}'):
+            with self.assertRaises(ScopeMapError):
+                parse_scope_map(bad)
+        self.assertEqual(parse_scope_map('{"a":["\ufeff1"]}'), {"a": ["\ufeff1"]})
+
+    def test_prototype_member_names_are_ordinary_keys(self):
+        scopes = parse_scope_map('{"__proto__":["x"],"constructor":["y"],"toString":["z"]}')
+        self.assertEqual(canonical_scope_json(scopes), '{"__proto__":["x"],"constructor":["y"],"toString":["z"]}')
+        self.assertFalse(compute_effective(scopes, {"constructor": ["y"]}).active)
+
     def test_header_parse_is_strict(self):
         self.assertEqual(parse_scope_map(' { "a" : [ "1" ] , "a" : ["2"] } '), {"a": ["2"]})
         for bad in ('{"project_id":"p1"}', "[]", "nope", '{"a":[1]}', '{"a":[null]}', '{"a":["\\ud800"]}',

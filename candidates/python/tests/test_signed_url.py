@@ -58,6 +58,8 @@ class SignedUrlTest(unittest.TestCase):
         self.assertEqual(Signer(b"other").verify(token, B_ID, self.store, self.epochs.get, NOW).refusal,
                          "bad_signature")
         self.assertEqual(self.verify(self.signer.sign_payload('{"v":2}')).refusal, "malformed")
+        good = b64url_decode(payload).decode()
+        self.assertEqual(self.verify(self.signer.sign_payload("\ufeff" + good)).refusal, "malformed")
         self.assertEqual(self.verify(token, segment_id="sha256:" + "0" * 64).refusal, "wrong_segment")
         unknown, _ = self.signer.mint("sha256:" + "0" * 64, "digest-a", "p", NOW, 600_000)
         self.assertEqual(self.verify(unknown, segment_id="sha256:" + "0" * 64).refusal, "unknown_segment")
