@@ -7,7 +7,6 @@ import unittest
 
 from helpers import B, B_ID, HOUR, M, NOW, TTL, key_of, per_backend
 from ssp_candidate.errors import Collision, InvalidInput, ReadOnly, StoreFailure
-from ssp_candidate.model import FindKey
 from ssp_candidate.publications import publication_of
 
 
