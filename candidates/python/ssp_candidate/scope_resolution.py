@@ -28,7 +28,8 @@ def compute_effective(requested: ScopeMap, allowed: ScopeMap) -> Effective:
     with no value is excluded. Keys only in allowed never enter.
 
     Revoked when a requested key is missing from effective (partial loss must not
-    deliver a subset) or when effective is empty (an empty request included).
+    deliver a subset) or when effective is empty (an empty request included). A revoked
+    answer carries no scopes, as SUB_START echoes none when not active (§4.4).
     """
     effective = {}
     for key, values in requested.items():
@@ -40,7 +41,7 @@ def compute_effective(requested: ScopeMap, allowed: ScopeMap) -> Effective:
             effective[key] = kept
     lost = [key for key in requested if key not in effective]
     if lost:
-        return Effective(effective, "requested key %s not held" % jsontext.quote(lost[0]))
+        return Effective({}, "requested key %s not held" % jsontext.quote(lost[0]))
     if not effective:
-        return Effective(effective, "effective scopes are empty")
+        return Effective({}, "effective scopes are empty")
     return Effective(effective, None)

@@ -114,7 +114,9 @@ class ScopeResolutionTest(unittest.TestCase):
         self.assertEqual(e.scopes, {"project_id": ["p9"]})
 
     def test_missing_key_or_empty_intersection_revokes(self):
-        self.assertFalse(compute_effective({"a": ["1"], "b": ["2"]}, {"a": ["1"]}).active)
+        partial = compute_effective({"a": ["1"], "b": ["2"]}, {"a": ["1"]})
+        self.assertFalse(partial.active)
+        self.assertEqual(partial.scopes, {})  # SPEC §4.4: empty when not active
         self.assertFalse(compute_effective({"a": ["1"]}, {"a": ["2"]}).active)
         self.assertFalse(compute_effective({}, {"a": ["1"]}).active)
 
