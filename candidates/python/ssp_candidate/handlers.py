@@ -216,7 +216,7 @@ def download_authorize(server, params):
         segment_id=text(field(request, "segmentId"), "segmentId"),
         partition=text(field(request, "partition"), "partition"),
         log_epoch=text(field(request, "logEpoch"), "logEpoch"),
-        scopes_header=None if header is None else text(header, "scopesHeader"),
+        scopes_header=text(header, "scopesHeader"),  # an absent header is "" (docs/download.md)
         now_ms=field(request, "nowMs", int),
         if_none_match=None if if_none_match is None else text(if_none_match, "ifNoneMatch"),
     )
