@@ -1,0 +1,33 @@
+"""expectations.json is the candidate's own list of suite tests it fails; the harness
+reads it, so its shape is checked here."""
+
+import json
+import os
+import re
+import unittest
+
+from helpers import candidate_path
+
+FIELDS = {"test", "requirement", "backend", "reason", "spec"}
+
+
+class ExpectationsFileTest(unittest.TestCase):
+    def test_every_entry_names_test_requirement_backend_reason_and_spec(self):
+        with open(os.path.join(candidate_path, "expectations.json"), encoding="utf-8") as f:
+            document = json.load(f)
+        self.assertEqual(document["candidate"], "ssp-python-candidate")
+        tests = set()
+        for entry in document["expectedFailures"]:
+            self.assertEqual(set(entry), FIELDS, entry)
+            self.assertRegex(entry["test"], r"^[A-Za-z0-9]+\.[A-Za-z0-9_]+(/[a-z]+)?$")
+            suffix = entry["test"].partition("/")[2]
+            self.assertEqual(entry["backend"], suffix or "none", entry)
+            self.assertTrue(entry["test"].split(".", 1)[1].startswith(re.sub("-", "_", entry["requirement"]) + "_"),
+                            entry)
+            self.assertTrue(entry["reason"] and entry["spec"], entry)
+            self.assertNotIn(entry["test"], tests, "listed twice")
+            tests.add(entry["test"])
+
+
+if __name__ == "__main__":
+    unittest.main()
