@@ -16,6 +16,7 @@
 #include <set>
 
 #include "download_oracle.hpp"
+#include "harness/backend_gate.hpp"
 #include "harness/candidate.hpp"
 #include "harness/spec.hpp"
 #include "harness/test_database.hpp"
@@ -87,10 +88,8 @@ Bytes bytes_of(const std::string& text) { return Bytes(text.begin(), text.end())
 using Tally = std::map<std::string, int>;
 
 void check_download_oracle(Backend backend) {
-  if (const auto reason = harness::backend_unavailable(backend)) {
-    if (harness::postgres_required()) FAIL() << "SSP_REQUIRE_PG=1 but " << *reason;
-    GTEST_SKIP() << *reason;
-  }
+  // The candidate must implement the backend too, not only the server be there.
+  SSP_SKIP_UNLESS_BACKEND_READY(harness::current_candidate(), backend);
   const auto tally = std::make_shared<Tally>();
   check_property([backend, tally] {
     const auto database = harness::create_test_database(backend);

@@ -87,6 +87,9 @@ class ParkedPut {
       } catch (...) {
         failure_ = std::current_exception();
       }
+      // A put that ended without parking (a candidate that threw, or has no
+      // hook points) never arrives: reached() answers false at once.
+      gate_.give_up();
     });
   }
   [[nodiscard]] bool reached() { return gate_.wait_until_reached(); }

@@ -1,12 +1,35 @@
 // Entry point of the suites: GoogleTest plus the per-section report.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <string>
+#include <vector>
+
 #include "harness/candidate.hpp"
 #include "harness/catalog.hpp"
+#include "harness/expectations.hpp"
 #include "harness/section_report.hpp"
 
-// Exit status: 0 all passed, 1 a test failed, 2 a test erred (the candidate's
-// driver broke the protocol; docs/driver-protocol.md).
+namespace {
+
+// "Suite.Test/param" of every test the executable has, filtered or not.
+std::vector<std::string> all_test_names() {
+  std::vector<std::string> names;
+  const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
+  for (int i = 0; i < unit.total_test_suite_count(); ++i) {
+    const ::testing::TestSuite& suite = *unit.GetTestSuite(i);
+    for (int j = 0; j < suite.total_test_count(); ++j) {
+      names.push_back(std::string(suite.name()) + "." + suite.GetTestInfo(j)->name());
+    }
+  }
+  return names;
+}
+
+}  // namespace
+
+// Exit status: 0 all passed (or failed as the candidate's expectations say),
+// 1 a test failed, 2 a test erred (the candidate's driver broke the protocol;
+// docs/driver-protocol.md) or SSP_EXPECTATIONS names a file that is not right.
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   // Chosen before any test runs, so a bad SSP_CANDIDATE stops here with a
@@ -17,10 +40,17 @@ int main(int argc, char** argv) {
   } catch (const std::exception& failure) {
     candidate = std::string("(did not start) ") + failure.what();
   }
+  ssp::harness::Expectations expectations;
+  try {
+    expectations = ssp::harness::expectations_from_environment(all_test_names());
+  } catch (const std::exception& failure) {
+    std::fprintf(stderr, "SSP_EXPECTATIONS: %s\n", failure.what());
+    return 2;
+  }
   auto* report = new ssp::harness::SectionReport(
       candidate,
-      ssp::harness::catalog_sections(std::string(SSP_SOURCE_DIR) + "/docs/requirements"));
+      ssp::harness::catalog_sections(std::string(SSP_SOURCE_DIR) + "/docs/requirements"),
+      std::move(expectations));
   ::testing::UnitTest::GetInstance()->listeners().Append(report);  // gtest owns it
-  const int status = RUN_ALL_TESTS();
-  return report->errors() > 0 ? 2 : status;
+  return report->exit_status(RUN_ALL_TESTS());
 }

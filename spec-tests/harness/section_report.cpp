@@ -49,16 +49,34 @@ void SectionReport::OnTestEnd(const ::testing::TestInfo& info) {
       if (part.skipped()) reason += (reason.empty() ? "" : "; ") + std::string(part.message());
     }
     skipped_.push_back({suite + "." + name, reason.empty() ? "(no reason given)" : reason});
-  } else if (result.Failed()) {
-    ++tally.failed;
   } else {
-    ++tally.passed;
+    const auto expected = expectations_.find(suite + "." + name);
+    if (expected == expectations_.end()) {
+      ++(result.Failed() ? tally.failed : tally.passed);
+      failed_ += result.Failed() ? 1 : 0;
+    } else if (result.Failed()) {
+      ++tally.expected;
+      notes_.expected_failures.push_back({expected->first, expected->second.reason});
+    } else {
+      ++tally.failed;
+      ++failed_;
+      notes_.unexpected_passes.push_back(
+          {expected->first, "passed, but the expectations file says: " + expected->second.reason});
+    }
   }
+}
+
+int SectionReport::exit_status(int googletest_status) const {
+  if (errors_ > 0) return 2;
+  if (failed_ > 0) return 1;
+  // GoogleTest fails the run for expected failures too; anything else it
+  // failed for (a failure outside every test) still counts.
+  return notes_.expected_failures.empty() ? googletest_status : 0;
 }
 
 void SectionReport::OnTestProgramEnd(const ::testing::UnitTest&) {
   std::printf("\ncandidate under test: %s\n", candidate_.c_str());
-  std::fputs(format_section_table(by_section_, skipped_).c_str(), stdout);
+  std::fputs(format_section_table(by_section_, skipped_, notes_).c_str(), stdout);
   std::fflush(stdout);
 }
 

@@ -13,10 +13,22 @@ std::string padded(const std::string& text, std::size_t width) {
 
 std::string row(const std::string& section, std::size_t width, const SectionTally& tally) {
   char numbers[64];
-  std::snprintf(numbers, sizeof numbers, " %7d %7d %7d %8d", tally.passed, tally.failed,
-                tally.errors, tally.skipped);
+  std::snprintf(numbers, sizeof numbers, " %7d %7d %7d %7d %8d", tally.passed, tally.failed,
+                tally.errors, tally.expected, tally.skipped);
   const char* mark = tally.errors ? "  ERROR" : (tally.failed ? "  FAILED" : "");
   return "  " + padded(section, width) + numbers + mark + "\n";
+}
+
+// "\n<title>:\n" and one line per test with its reason; "" for no tests.
+std::string listed(const std::string& title, const std::vector<NotedTest>& tests) {
+  if (tests.empty()) return "";
+  std::string out = "\n" + title + ":\n";
+  for (const NotedTest& test : tests) {
+    std::string reason = test.reason;
+    std::replace(reason.begin(), reason.end(), '\n', ' ');  // one line per test
+    out += "  " + test.name + ": " + reason + "\n";
+  }
+  return out;
 }
 
 }  // namespace
@@ -29,20 +41,22 @@ std::size_t display_width(std::string_view utf8) {
 }
 
 std::string format_section_table(const std::map<std::string, SectionTally>& by_section,
-                                  const std::vector<SkippedTest>& skipped) {
+                                  const std::vector<SkippedTest>& skipped,
+                                  const ExpectationNotes& notes) {
   std::size_t width = display_width("section");
   for (const auto& [section, tally] : by_section) width = std::max(width, display_width(section));
   SectionTally total;
   std::string out = "\nSSP2 conformance by section\n";
   char header[64];
-  std::snprintf(header, sizeof header, " %7s %7s %7s %8s\n", "passed", "failed", "errors",
-                "skipped");
+  std::snprintf(header, sizeof header, " %7s %7s %7s %7s %8s\n", "passed", "failed", "errors",
+                "xfail", "skipped");
   out += "  " + padded("section", width) + header;
   for (const auto& [section, tally] : by_section) {
     out += row(section, width, tally);
     total.passed += tally.passed;
     total.failed += tally.failed;
     total.errors += tally.errors;
+    total.expected += tally.expected;
     total.skipped += tally.skipped;
   }
   // The closing line keeps the plain "N passed, N failed, N skipped" form that
@@ -55,14 +69,14 @@ std::string format_section_table(const std::map<std::string, SectionTally>& by_s
            " of the failed are errors: the candidate's driver broke the protocol "
            "(docs/driver-protocol.md)\n";
   }
-  if (!skipped.empty()) {
-    out += "\nskipped:\n";
-    for (const SkippedTest& test : skipped) {
-      std::string reason = test.reason;
-      std::replace(reason.begin(), reason.end(), '\n', ' ');  // one line per test
-      out += "  " + test.name + ": " + reason + "\n";
-    }
+  if (total.expected > 0) {
+    out += std::to_string(total.expected) +
+           " expected failures (the candidate's expectations file), not counted as failed\n";
   }
+  out += listed("skipped", skipped);
+  out += listed("expected failures", notes.expected_failures);
+  out += listed("unexpected passes (listed as expected failures; counted as failed)",
+                notes.unexpected_passes);
   return out;
 }
 

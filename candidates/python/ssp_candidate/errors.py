@@ -34,6 +34,13 @@ class StoreFailure(CandidateError):
     code = "ssp.storage_error"
 
 
+class CallbackFailed(CandidateError):
+    """The harness answered a hook or hash callback with an error: the test injected a failure
+    there, so the call is abandoned (nothing written) and answered with the same code."""
+
+    code = "ssp.callback_failed"
+
+
 class Unsupported(CandidateError):
     """A method or option this candidate does not implement (declared absent in hello)."""
 

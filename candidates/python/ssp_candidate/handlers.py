@@ -9,7 +9,7 @@ import binascii
 from . import __version__
 from .download import DownloadRequest, ResolverFailure, authorize_download
 from .error_catalog import CATALOG, error_body, http_status
-from .errors import InvalidInput, StoreFailure, Unsupported
+from .errors import CallbackFailed, InvalidInput, StoreFailure, Unsupported
 from .protocol import CallbackRefused
 from .scope_digest import ScopeMapError, canonical_scope_json, parse_scope_map, scope_digest
 from .scope_resolution import compute_effective
@@ -61,8 +61,8 @@ def _hook(server):
         try:
             server.call_harness("hook", {"call": server.current_call, "point": point})
         except CallbackRefused as refused:
-            raise StoreFailure("put of %s: the harness refused to resume at %s: %s"
-                               % (segment_id, point, refused)) from None
+            raise CallbackFailed("put of %s: the harness's hook failed at %s: %s"
+                                 % (segment_id, point, refused)) from None
 
     return hook
 
@@ -72,7 +72,7 @@ def _hasher(server):
         try:
             result = server.call_harness("hash", {"call": server.current_call, "bytes": encode_bytes(data)})
         except CallbackRefused as refused:
-            raise StoreFailure("the harness's hasher failed: %s" % refused) from None
+            raise CallbackFailed("the harness's hasher failed: %s" % refused) from None
         segment_id = result.get("segmentId")
         if not isinstance(segment_id, str):
             raise BadRequest("hash callback answered without a segmentId")
@@ -96,12 +96,12 @@ def segments_open(server, params):
     elif hasher != "sha256":
         raise BadRequest("options.hasher must be \"sha256\" or \"callback\"")
     backend = field(location, "backend", str)
+    lock_wait_ms = options.get("lockWaitMs", DEFAULT_LOCK_WAIT_MS)
+    if isinstance(lock_wait_ms, bool) or not isinstance(lock_wait_ms, int) or lock_wait_ms < 0:
+        raise InvalidInput('field "lockWaitMs" must be a non-negative integer')
     if backend == "memory":
-        store = MemorySegmentStore(**store_options)
+        store = MemorySegmentStore(lock_wait_ms=lock_wait_ms, **store_options)
     elif backend == "sqlite":
-        lock_wait_ms = options.get("lockWaitMs", DEFAULT_LOCK_WAIT_MS)
-        if isinstance(lock_wait_ms, bool) or not isinstance(lock_wait_ms, int) or lock_wait_ms < 0:
-            raise InvalidInput('field "lockWaitMs" must be a non-negative integer')
         store = open_sqlite_store(text(field(location, "path"), "path"), busy_timeout_ms=lock_wait_ms,
                                   **store_options)
     else:

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from .errors import InvalidInput, StoreFailure
 from .model import Metadata, Publication, Record
 from .publications import digest_view, legacy_publications, make_record, publication_key
-from .store import SegmentStore, stats_over
+from .store import SegmentStore, held_within, stats_over
 
 # Upstream 0.21/0.22 DDL (server-0.21-to-0.22.diff), statement for statement.
 DDL_SEGMENTS = """
@@ -129,7 +129,7 @@ class SqliteSegmentStore(SegmentStore):
     name = "SqliteSegmentStore"
 
     def __init__(self, path: str, busy_timeout_ms: int = 5000, **options):
-        super().__init__(**options)
+        super().__init__(lock_wait_ms=busy_timeout_ms, **options)
         self.path = path
         self._busy_timeout_s = busy_timeout_ms / 1000.0
         try:
@@ -197,7 +197,7 @@ class SqliteSegmentStore(SegmentStore):
 
     @contextmanager
     def _write_transaction(self, segment_id):
-        with self._write_lock:
+        with held_within(self._write_lock, self, segment_id):
             try:
                 self._writer.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:

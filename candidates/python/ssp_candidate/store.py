@@ -23,7 +23,7 @@ import threading
 from contextlib import contextmanager
 from typing import Callable, Iterable, Optional, Tuple
 
-from .errors import Collision, InvalidInput, ReadOnly
+from .errors import Collision, InvalidInput, ReadOnly, StoreFailure
 from .model import FindKey, Metadata, Record, check_safe_integer, validate_find_key, validate_metadata
 from .publications import choose_find_result, merge_record
 from .segment_id import is_segment_id, segment_id_for
@@ -49,8 +49,9 @@ class SegmentStore:
     name = "SegmentStore"
 
     def __init__(self, ttl_ms: int = DEFAULT_TTL_MS, hasher: Callable[[bytes], str] = segment_id_for,
-                 read_only: bool = False, hook: Optional[Hook] = None):
+                 read_only: bool = False, hook: Optional[Hook] = None, lock_wait_ms: int = 30000):
         self.ttl_ms = check_ttl(ttl_ms)
+        self.lock_wait_ms = lock_wait_ms
         self._hasher = hasher
         self.read_only = read_only
         self._hook = hook
@@ -131,6 +132,19 @@ class SegmentStore:
             self._hook(point, segment_id)
 
 
+@contextmanager
+def held_within(lock: threading.Lock, store: "SegmentStore", segment_id: str):
+    """Holds `lock`, waiting at most the store's lock wait: a put queued behind
+    another put of this store gives up like one queued behind another connection."""
+    if not lock.acquire(timeout=store.lock_wait_ms / 1000.0):
+        raise StoreFailure("%s: put of %s: the write lock stayed busy for %d ms"
+                           % (store.name, segment_id, store.lock_wait_ms))
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 class MemorySegmentStore(SegmentStore):
     """Entries in a dict. Puts are serialized by one lock and publish their entry only
     when they finish, so a put parked at a hook point hides nothing half-done and
@@ -146,7 +160,7 @@ class MemorySegmentStore(SegmentStore):
 
     @contextmanager
     def _write_transaction(self, segment_id):
-        with self._write_lock:
+        with held_within(self._write_lock, self, segment_id):
             self._pending = None
             try:
                 yield None

@@ -1,0 +1,70 @@
+#include "harness/expectations.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace ssp::harness {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string text_field(const Json& entry, const char* field, bool may_be_empty,
+                       const std::string& where) {
+  const auto found = entry.find(field);
+  if (found == entry.end() || !found->is_string() ||
+      (!may_be_empty && found->get<std::string>().empty())) {
+    throw std::runtime_error(where + ": \"" + field + "\" must be a" +
+                             (may_be_empty ? "" : " non-empty") + " string");
+  }
+  return found->get<std::string>();
+}
+
+}  // namespace
+
+Expectations load_expectations(const std::string& path,
+                               const std::vector<std::string>& known_tests) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("expectations file " + path + ": cannot be read");
+  Json document;
+  try {
+    document = Json::parse(in);
+  } catch (const Json::parse_error& error) {
+    throw std::runtime_error("expectations file " + path + ": not JSON: " + error.what());
+  }
+  const auto list = document.is_object() ? document.find("expectedFailures") : document.end();
+  if (list == document.end() || !list->is_array()) {
+    throw std::runtime_error("expectations file " + path +
+                             ": not an object with an \"expectedFailures\" list");
+  }
+  Expectations expectations;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const Json& entry = (*list)[i];
+    const std::string where = "expectations file " + path + ", expectedFailures[" +
+                              std::to_string(i) + "]";
+    if (!entry.is_object()) throw std::runtime_error(where + ": not an object");
+    ExpectedFailure expected{text_field(entry, "test", false, where),
+                             text_field(entry, "requirement", false, where),
+                             text_field(entry, "backend", true, where),
+                             text_field(entry, "reason", false, where),
+                             text_field(entry, "spec", false, where)};
+    if (std::find(known_tests.begin(), known_tests.end(), expected.test) == known_tests.end()) {
+      throw std::runtime_error(where + ": no test is named " + expected.test);
+    }
+    const std::string test = expected.test;
+    if (!expectations.emplace(test, std::move(expected)).second) {
+      throw std::runtime_error(where + ": " + test + " is listed twice");
+    }
+  }
+  return expectations;
+}
+
+Expectations expectations_from_environment(const std::vector<std::string>& known_tests) {
+  const char* path = std::getenv("SSP_EXPECTATIONS");
+  if (path == nullptr || *path == '\0') return {};
+  return load_expectations(path, known_tests);
+}
+
+}  // namespace ssp::harness
