@@ -1,16 +1,14 @@
 #include "conformance_run.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-extern char** environ;
+#include <unistd.h>
+
+#include "harness/child_process.hpp"
 
 namespace ssp::driver_tests {
 namespace {
@@ -20,26 +18,6 @@ std::string text_of(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// The current environment without the variables a run sets itself.
-std::vector<std::string> environment_for(const std::vector<std::string>& extra) {
-  std::vector<std::string> entries;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    const std::string_view text(*entry);
-    if (!text.starts_with("SSP_CANDIDATE=") && !text.starts_with("SSP_DRIVER_TIMEOUT_MS=")) {
-      entries.emplace_back(text);
-    }
-  }
-  entries.insert(entries.end(), extra.begin(), extra.end());
-  return entries;
-}
-
-std::vector<char*> pointers(std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  for (auto& text : strings) out.push_back(text.data());
-  out.push_back(nullptr);
-  return out;
 }
 
 }  // namespace
@@ -55,32 +33,28 @@ ConformanceRun run_conformance(const std::string& candidate, const std::string& 
       std::filesystem::temp_directory_path() /
       ("ssp-driver-tests-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
   std::filesystem::create_directories(directory);
-  const std::string output_path = (directory / "output").string();
   const std::string json_path = (directory / "results.json").string();
 
-  std::vector<std::string> args = {SSP_CONFORMANCE_BINARY, "--gtest_brief=1",
-                                   "--gtest_filter=" + filter, "--gtest_output=json:" + json_path};
-  std::vector<std::string> env = environment_for(extra_env);
-  env.push_back("SSP_CANDIDATE=" + candidate);
-  std::vector<char*> argv = pointers(args);
-  std::vector<char*> envp = pointers(env);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
+  // The run sets the candidate, and the deadline unless `extra_env` does: an
+  // inherited SSP_DRIVER_TIMEOUT_MS must not change what a test expects.
+  std::vector<std::string> env = {"SSP_CANDIDATE=" + candidate};
+  if (std::none_of(extra_env.begin(), extra_env.end(), [](const std::string& entry) {
+        return entry.starts_with("SSP_DRIVER_TIMEOUT_MS=");
+      })) {
+    env.push_back("SSP_DRIVER_TIMEOUT_MS=");
+  }
+  env.insert(env.end(), extra_env.begin(), extra_env.end());
 
   ConformanceRun run;
-  int status = 0;
-  if (spawned == 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
-    run.exit_code = WEXITSTATUS(status);
+  try {
+    const harness::ChildRun child = harness::run_child(
+        SSP_CONFORMANCE_BINARY,
+        {"--gtest_brief=1", "--gtest_filter=" + filter, "--gtest_output=json:" + json_path}, env);
+    if (child.exited) run.exit_code = child.exit_code;
+    run.output = child.out + child.err;
+  } catch (const std::exception& error) {
+    run.output = std::string("cannot start ") + SSP_CONFORMANCE_BINARY + ": " + error.what();
   }
-  run.output = text_of(output_path);
-  if (spawned != 0) run.output += "\ncannot start " + args[0];
   const std::string json = text_of(json_path);
   if (!json.empty()) run.results = parse_run_results(json);
   std::error_code ignored;

@@ -11,7 +11,7 @@ namespace ssp::driver_tests {
 
 struct ConformanceRun {
   int exit_code = -1;  // -1: the suite itself did not exit normally (it crashed)
-  std::string output;  // its stdout and stderr, interleaved
+  std::string output;  // its stdout, then its stderr
   RunResults results;  // from its --gtest_output=json file
 };
 
