@@ -19,7 +19,9 @@ Json Connection::callback(const Json& call_id, const std::string& method, Json p
   {
     std::lock_guard lock(mutex_);
     if (closed_) throw ConnectionClosed("the harness closed the connection");
-    id = "c" + std::to_string(++next_callback_);
+    // Appended, not "c" + …: GCC 12 misreads that inlined operator+ as an
+    // overlapping copy (-Wrestrict) in optimized builds.
+    id.append("c").append(std::to_string(++next_callback_));
     waiting_[id] = &waiting;
   }
   send(Json{{"id", id}, {"method", method}, {"params", std::move(params)}});
