@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <set>
 
@@ -54,16 +55,24 @@ struct TempDirectory {
   }
 };
 
+// Executable file name → its tests, for every test executable CMake found.
+std::map<std::string, std::vector<std::string>> tests_by_executable() {
+  std::map<std::string, std::vector<std::string>> tests;
+  for (const auto& executable : test_executables()) {
+    const ChildRun listing = run_child(executable, {"--gtest_list_tests"});
+    EXPECT_TRUE(listing.exited && listing.exit_code == 0) << executable << "\n" << listing.err;
+    tests[std::filesystem::path(executable).filename().string()] = tests_in_listing(listing.out);
+  }
+  return tests;
+}
+
 TEST(CatalogAcrossExecutables, TRACE_3_EveryListedTestExistsInSomeTestExecutable) {
   record_spec("Catalog", "TRACE-3");
-  const auto executables = test_executables();
-  EXPECT_THAT(executables, Contains(std::string(SSP_CONFORMANCE)));
+  EXPECT_THAT(test_executables(), Contains(std::string(SSP_CONFORMANCE)));
+  const auto executables = tests_by_executable();
   ASSERT_GE(executables.size(), 2u) << "read from " << SSP_TEST_EXECUTABLES_FILE;
   std::vector<std::string> everywhere;
-  for (const auto& executable : executables) {
-    const ChildRun listing = run_child(executable, {"--gtest_list_tests"});
-    ASSERT_TRUE(listing.exited && listing.exit_code == 0) << executable << "\n" << listing.err;
-    const auto tests = tests_in_listing(listing.out);
+  for (const auto& [executable, tests] : executables) {
     EXPECT_THAT(tests, Contains(HasSubstr("Catalog.TRACE_1_")))
         << executable << " does not run the catalog check";
     everywhere.insert(everywhere.end(), tests.begin(), tests.end());
@@ -71,6 +80,44 @@ TEST(CatalogAcrossExecutables, TRACE_3_EveryListedTestExistsInSomeTestExecutable
   const auto problems =
       catalog_problems(load_catalog(kRequirements), everywhere, RegisteredScope::all_executables);
   EXPECT_THAT(problems, IsEmpty());
+}
+
+TEST(CatalogAcrossExecutables, TRACE_7_EachKindOfTestRunsWhereItsKindSays) {
+  record_spec("Catalog", "TRACE-7");
+  const auto executables = tests_by_executable();
+  ASSERT_TRUE(executables.contains(kConformanceExecutable));
+  ASSERT_TRUE(executables.contains(kSelfTestExecutable));
+  const auto catalog = load_catalog(kRequirements);
+  EXPECT_THAT(kind_problems(catalog, executables), IsEmpty());
+  const auto rows_of = [&](const std::string& kind) {
+    return std::count_if(catalog.begin(), catalog.end(),
+                         [&](const CatalogEntry& entry) { return entry.kind == kind; });
+  };
+  EXPECT_GT(rows_of("conformance"), 0);
+  EXPECT_GT(rows_of("self-test"), 0);
+  EXPECT_GT(rows_of("harness"), 0);
+}
+
+TEST(CatalogAcrossExecutables, TRACE_7_TheCheckFindsEachMisplacedTest) {
+  record_spec("Catalog", "TRACE-7");
+  const std::vector<CatalogEntry> catalog = {
+      {"a.md", "R1", "§5.1", "MUST", {"S.R1_Asks", "S.R1_Elsewhere"}, "conformance"},
+      {"a.md", "R2", "§5.1", "MUST", {"T.R2_Pins", "T.R2_Both", "T.R2_Nowhere"}, "self-test"},
+      {"a.md", "R3", "§5.1", "MUST", {"H.R3_Anywhere"}, "harness"},
+      {"a.md", "R4", "§5.1", "MUST", {"S.R4_X"}, ""},
+  };
+  const std::map<std::string, std::vector<std::string>> executables = {
+      {kConformanceExecutable, {"S.R1_Asks", "S.R4_X", "T.R2_Both"}},
+      {kSelfTestExecutable, {"T.R2_Both", "T.R2_Pins"}},
+      {"ssp-harness-tests", {"H.R3_Anywhere", "S.R1_Elsewhere"}},
+  };
+  const auto problems = kind_problems(catalog, executables);
+  EXPECT_THAT(problems, Contains(HasSubstr("lists S.R1_Elsewhere, which ssp-conformance does not")));
+  EXPECT_THAT(problems, Contains(HasSubstr("lists T.R2_Both, which ssp-conformance runs")));
+  EXPECT_THAT(problems,
+              Contains(HasSubstr("lists T.R2_Nowhere, which ssp-reference-selftests does not")));
+  EXPECT_THAT(problems, Contains(HasSubstr("R4 has kind ''")));
+  EXPECT_EQ(problems.size(), 4u);
 }
 
 TEST(Coverage, TRACE_4_EveryDesignNoteIdIsCoveredOrListedAsAGap) {

@@ -7,6 +7,12 @@
 #include <string>
 #include <string_view>
 
+#include "harness/areas/download_area.hpp"
+#include "harness/areas/error_catalog_area.hpp"
+#include "harness/areas/row_area.hpp"
+#include "harness/areas/schema_area.hpp"
+#include "harness/areas/scope_area.hpp"
+#include "harness/areas/signed_url_area.hpp"
 #include "harness/backend.hpp"
 #include "ssp/segment_store.hpp"
 #include "ssp/segment_store_options.hpp"
@@ -21,6 +27,12 @@ enum class Capability {
   server_storage,   // open_server_storage
   hooks,            // put_hook / ensure_hook run at their points and can park the call
   injected_hasher,  // a SegmentStoreOptions::hasher other than SHA-256 is honoured
+  scope,            // scope(): canonical scope JSON, digest, parsing, effective scopes
+  rows,             // rows(): the row codec
+  schema,           // schema(): schema JSON, compile rules, layouts text
+  download,         // download(): the §5.5 decision
+  signed_url,       // signed_urls(): §5.4 tokens
+  error_catalog,    // error_catalog(): the §10.2 table
 };
 // e.g. "the segment store", "parking at hook points".
 std::string_view capability_name(Capability capability);
@@ -54,6 +66,15 @@ class Candidate {
   // until ensure_schema. SQL backends only: memory throws InvalidArgument.
   virtual std::unique_ptr<storage::ServerStorage> open_server_storage(
       const DatabaseLocation& location, const storage::ServerStorageOptions& options) = 0;
+
+  // The rules that need no database, one area each. A test reaches an area
+  // only after SSP_REQUIRE_CAPABILITY for it; the reference has them all.
+  virtual ScopeArea& scope() = 0;
+  virtual RowArea& rows() = 0;
+  virtual SchemaArea& schema() = 0;
+  virtual DownloadArea& download() = 0;
+  virtual SignedUrlArea& signed_urls() = 0;
+  virtual ErrorCatalogArea& error_catalog() = 0;
 };
 
 // The C++ reference implementation, linked in process (reference_candidate.cpp).

@@ -8,6 +8,12 @@ std::string_view capability_name(Capability capability) {
     case Capability::server_storage: return "the server storage";
     case Capability::hooks: return "parking at hook points";
     case Capability::injected_hasher: return "an injected content hasher";
+    case Capability::scope: return "the scope rules (scope.*)";
+    case Capability::rows: return "the row codec (rows.*)";
+    case Capability::schema: return "the schema rules (schema.*)";
+    case Capability::download: return "the download decision (download.*)";
+    case Capability::signed_url: return "signed URLs (signed_url.*)";
+    case Capability::error_catalog: return "the error catalog (error_catalog.*)";
   }
   return "an unknown capability";
 }

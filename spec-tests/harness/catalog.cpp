@@ -28,6 +28,13 @@ std::vector<std::string> sorted_unique(std::vector<std::string> tests) {
   return tests;
 }
 
+// The kind column's cell, or "" when the table has no such column.
+std::string kind_cell(const MarkdownTable& table, const std::vector<std::string>& cells) {
+  const auto column = std::find(table.header.begin(), table.header.end(), "kind");
+  const auto index = static_cast<std::size_t>(column - table.header.begin());
+  return column == table.header.end() || index >= cells.size() ? "" : cells[index];
+}
+
 bool is_requirements_table(const MarkdownTable& table) {
   return table.header.size() >= 5 && table.header.front() == "id" && table.header.back() == "tests";
 }
@@ -48,7 +55,7 @@ std::vector<CatalogEntry> load_catalog(const std::string& directory) {
         // A row short of cells keeps what it has: a missing tests cell is
         // reported like an empty one.
         const auto cell = [&](std::size_t i) { return i < cells.size() ? cells[i] : ""; };
-        CatalogEntry entry{table.file, cell(0), cell(1), cell(2), {}};
+        CatalogEntry entry{table.file, cell(0), cell(1), cell(2), {}, kind_cell(table, cells)};
         const std::string tests = cell(table.header.size() - 1);
         for (auto it = std::sregex_iterator(tests.begin(), tests.end(), test_name);
              it != std::sregex_iterator(); ++it) {
@@ -135,6 +142,40 @@ std::vector<std::string> catalog_problems(const std::vector<CatalogEntry>& catal
   }
   for (const auto& test : registered) {
     if (!listed.count(test)) problems.push_back(test + " is in no row of docs/requirements/");
+  }
+  return problems;
+}
+
+std::vector<std::string> kind_problems(
+    const std::vector<CatalogEntry>& catalog,
+    const std::map<std::string, std::vector<std::string>>& tests_by_executable) {
+  const auto runs = [&](const char* executable, const std::string& test) {
+    const auto found = tests_by_executable.find(executable);
+    return found != tests_by_executable.end() &&
+           std::binary_search(found->second.begin(), found->second.end(), test);
+  };
+  std::vector<std::string> problems;
+  for (const auto& entry : catalog) {
+    const std::string where = entry.file + ": " + entry.id + " (" + entry.kind + ") lists ";
+    for (const auto& test : entry.tests) {
+      if (entry.kind == "conformance") {
+        if (!runs(kConformanceExecutable, test)) {
+          problems.push_back(where + test + ", which " + kConformanceExecutable + " does not run");
+        }
+      } else if (entry.kind == "self-test") {
+        if (!runs(kSelfTestExecutable, test)) {
+          problems.push_back(where + test + ", which " + kSelfTestExecutable + " does not run");
+        }
+        if (runs(kConformanceExecutable, test)) {
+          problems.push_back(where + test + ", which " + kConformanceExecutable +
+                             " runs: a self-test asks the reference, not the candidate");
+        }
+      } else if (entry.kind != "harness") {
+        problems.push_back(entry.file + ": " + entry.id + " has kind '" + entry.kind +
+                           "', not conformance, self-test or harness");
+        break;
+      }
+    }
   }
   return problems;
 }

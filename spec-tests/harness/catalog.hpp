@@ -16,7 +16,15 @@ struct CatalogEntry {
   std::string section;
   std::string level;
   std::vector<std::string> tests;  // "Suite.Test", without parameter suffixes
+  // The kind column: "conformance" (asks the candidate, runs in
+  // ssp-conformance), "self-test" (pins the reference's own internals, runs
+  // in ssp-reference-selftests) or "harness" (tests the harness itself).
+  std::string kind = "conformance";
 };
+
+// The executables each kind of test belongs in.
+inline constexpr const char* kConformanceExecutable = "ssp-conformance";
+inline constexpr const char* kSelfTestExecutable = "ssp-reference-selftests";
 
 // Every row of every requirements table (a table whose header starts with
 // "id" and ends with "tests") of the docs/requirements/*.md under `directory`.
@@ -49,5 +57,15 @@ enum class RegisteredScope { one_executable, all_executables };
 std::vector<std::string> catalog_problems(const std::vector<CatalogEntry>& catalog,
                                           const std::vector<std::string>& registered,
                                           RegisteredScope scope = RegisteredScope::one_executable);
+
+// What is wrong between the kind column and where the tests are registered
+// (`tests_by_executable`: executable file name → its tests, sorted as
+// tests_in_listing gives them): a conformance
+// test that ssp-conformance does not run, a self-test that
+// ssp-reference-selftests does not run or that ssp-conformance runs too, a
+// kind that is none of the three.
+std::vector<std::string> kind_problems(
+    const std::vector<CatalogEntry>& catalog,
+    const std::map<std::string, std::vector<std::string>>& tests_by_executable);
 
 }  // namespace ssp::harness

@@ -29,6 +29,12 @@ class DriverCandidate final : public Candidate {
       case Capability::server_storage: return hello_.areas.contains("storage");
       case Capability::hooks: return hello_.hooks;
       case Capability::injected_hasher: return hello_.hasher;
+      case Capability::scope:
+      case Capability::rows:
+      case Capability::schema:
+      case Capability::download:
+      case Capability::signed_url:
+      case Capability::error_catalog: return false;  // not wired through the driver yet
     }
     return false;
   }
@@ -48,6 +54,13 @@ class DriverCandidate final : public Candidate {
     return open_driver_server_storage(command_, location, options);
   }
 
+  ScopeArea& scope() override { unwired(Capability::scope); }
+  RowArea& rows() override { unwired(Capability::rows); }
+  SchemaArea& schema() override { unwired(Capability::schema); }
+  DownloadArea& download() override { unwired(Capability::download); }
+  SignedUrlArea& signed_urls() override { unwired(Capability::signed_url); }
+  ErrorCatalogArea& error_catalog() override { unwired(Capability::error_catalog); }
+
  private:
   // A test reached a part the driver did not advertise: the test should have
   // skipped (SSP_REQUIRE_CAPABILITY), so this is the suite's mistake, loudly.
@@ -57,6 +70,11 @@ class DriverCandidate final : public Candidate {
                                     ", which the driver's hello does not advertise, and did not "
                                     "skip (SSP_REQUIRE_CAPABILITY)");
     }
+  }
+
+  [[noreturn]] void unwired(Capability capability) const {
+    require(capability, std::string(capability_name(capability)));
+    throw DriverError(std::string(capability_name(capability)), "not wired through the driver");
   }
 
   const std::string command_;

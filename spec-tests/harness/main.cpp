@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ std::vector<std::string> all_test_names() {
 // docs/driver-protocol.md) or SSP_EXPECTATIONS names a file that is not right.
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+#ifdef SSP_REFERENCE_ONLY
+  // Self-tests pin the reference itself: another candidate is not theirs to test.
+  unsetenv("SSP_CANDIDATE");
+#endif
   // Chosen before any test runs, so a bad SSP_CANDIDATE stops here with a
   // message. A driver that does not start is reported by every test instead.
   std::string candidate;

@@ -1,4 +1,5 @@
 #include "harness/candidate.hpp"
+#include "harness/reference_areas.hpp"
 #include "ssp/memory_segment_store.hpp"
 #include "ssp/postgres_segment_store.hpp"
 #include "ssp/sqlite_segment_store.hpp"
@@ -38,6 +39,13 @@ class ReferenceCandidate final : public Candidate {
     }
     throw InvalidArgument("the reference has no server storage on the memory backend");
   }
+
+  ScopeArea& scope() override { return reference_scope_area(); }
+  RowArea& rows() override { return reference_row_area(); }
+  SchemaArea& schema() override { return reference_schema_area(); }
+  DownloadArea& download() override { return reference_download_area(); }
+  SignedUrlArea& signed_urls() override { return reference_signed_url_area(); }
+  ErrorCatalogArea& error_catalog() override { return reference_error_catalog_area(); }
 };
 
 }  // namespace

@@ -156,6 +156,15 @@ class WrongCandidate final : public Candidate {
                                                 breakage_);
   }
 
+  // The rules that need no store are the base's, unbroken; the download and
+  // signed-URL decisions still read the broken stores they are handed.
+  ScopeArea& scope() override { return base_.scope(); }
+  RowArea& rows() override { return base_.rows(); }
+  SchemaArea& schema() override { return base_.schema(); }
+  DownloadArea& download() override { return base_.download(); }
+  SignedUrlArea& signed_urls() override { return base_.signed_urls(); }
+  ErrorCatalogArea& error_catalog() override { return base_.error_catalog(); }
+
  private:
   std::string name_;
   Breakage breakage_;
