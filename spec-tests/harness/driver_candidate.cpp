@@ -1,5 +1,6 @@
 #include "harness/driver_candidate.hpp"
 
+#include "harness/driver_areas.hpp"
 #include "harness/driver_error.hpp"
 #include "harness/driver_hello.hpp"
 #include "harness/driver_segment_store.hpp"
@@ -29,12 +30,12 @@ class DriverCandidate final : public Candidate {
       case Capability::server_storage: return hello_.areas.contains("storage");
       case Capability::hooks: return hello_.hooks;
       case Capability::injected_hasher: return hello_.hasher;
-      case Capability::scope:
-      case Capability::rows:
-      case Capability::schema:
-      case Capability::download:
-      case Capability::signed_url:
-      case Capability::error_catalog: return false;  // not wired through the driver yet
+      case Capability::scope: return hello_.areas.contains("scope");
+      case Capability::rows: return hello_.areas.contains("rows");
+      case Capability::schema: return hello_.areas.contains("schema");
+      case Capability::download: return hello_.areas.contains("download");
+      case Capability::signed_url: return hello_.areas.contains("signed_url");
+      case Capability::error_catalog: return hello_.areas.contains("error_catalog");
     }
     return false;
   }
@@ -54,12 +55,18 @@ class DriverCandidate final : public Candidate {
     return open_driver_server_storage(command_, location, options);
   }
 
-  ScopeArea& scope() override { unwired(Capability::scope); }
-  RowArea& rows() override { unwired(Capability::rows); }
-  SchemaArea& schema() override { unwired(Capability::schema); }
-  DownloadArea& download() override { unwired(Capability::download); }
-  SignedUrlArea& signed_urls() override { unwired(Capability::signed_url); }
-  ErrorCatalogArea& error_catalog() override { unwired(Capability::error_catalog); }
+  ScopeArea& scope() override { return area(Capability::scope, "scope.*", *scope_); }
+  RowArea& rows() override { return area(Capability::rows, "rows.*", *rows_); }
+  SchemaArea& schema() override { return area(Capability::schema, "schema.*", *schema_); }
+  DownloadArea& download() override {
+    return area(Capability::download, "download.*", *download_);
+  }
+  SignedUrlArea& signed_urls() override {
+    return area(Capability::signed_url, "signed_url.*", *signed_urls_);
+  }
+  ErrorCatalogArea& error_catalog() override {
+    return area(Capability::error_catalog, "error_catalog.*", *error_catalog_);
+  }
 
  private:
   // A test reached a part the driver did not advertise: the test should have
@@ -72,16 +79,24 @@ class DriverCandidate final : public Candidate {
     }
   }
 
-  [[noreturn]] void unwired(Capability capability) const {
-    require(capability, std::string(capability_name(capability)));
-    throw DriverError(std::string(capability_name(capability)), "not wired through the driver");
+  template <class Area>
+  Area& area(Capability capability, const std::string& methods, Area& implementation) const {
+    require(capability, methods);
+    return implementation;
   }
 
   const std::string command_;
   // The process of the hello, kept for the run: methods that need no store
-  // will be sent to it.
+  // are sent to it.
   const std::unique_ptr<DriverProcess> session_;
   const DriverHello hello_;
+  const std::unique_ptr<ScopeArea> scope_ = make_driver_scope_area(*session_);
+  const std::unique_ptr<RowArea> rows_ = make_driver_row_area(*session_);
+  const std::unique_ptr<SchemaArea> schema_ = make_driver_schema_area(*session_);
+  const std::unique_ptr<DownloadArea> download_ = make_driver_download_area();
+  const std::unique_ptr<SignedUrlArea> signed_urls_ = make_driver_signed_url_area(*session_);
+  const std::unique_ptr<ErrorCatalogArea> error_catalog_ =
+      make_driver_error_catalog_area(*session_);
 };
 
 }  // namespace

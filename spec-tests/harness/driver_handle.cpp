@@ -33,8 +33,13 @@ DriverHandle::~DriverHandle() {
 
 wire::Json DriverHandle::call(const std::string& verb, wire::Json params,
                               const DriverProcess::CallbackHandler& on_callback) {
+  return call_method(method(verb), std::move(params), on_callback);
+}
+
+wire::Json DriverHandle::call_method(const std::string& method, wire::Json params,
+                                     const DriverProcess::CallbackHandler& on_callback) {
   params[key_] = handle_;
-  return process_->call(method(verb), std::move(params), on_callback);
+  return process_->call(method, std::move(params), on_callback);
 }
 
 }  // namespace ssp::harness

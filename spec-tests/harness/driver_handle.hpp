@@ -26,6 +26,10 @@ class DriverHandle {
   wire::Json call(const std::string& verb, wire::Json params,
                   const DriverProcess::CallbackHandler& on_callback = {});
   std::string method(const std::string& verb) const { return area_ + "." + verb; }
+  // `method` of another area that reads this object (download.authorize reads
+  // a store), with the handle added to `params` the same way.
+  wire::Json call_method(const std::string& method, wire::Json params,
+                         const DriverProcess::CallbackHandler& on_callback = {});
 
  private:
   std::unique_ptr<DriverProcess> process_;

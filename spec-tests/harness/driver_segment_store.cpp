@@ -104,6 +104,8 @@ class DriverSegmentStore final : public SegmentStore {
     });
   }
 
+  DriverHandle& handle() { return handle_; }
+
   SegmentStoreStats stats() override {
     const Json result = handle_.call("stats", Json::object());
     return decode_answer(handle_.method("stats"), [&] {
@@ -117,6 +119,11 @@ class DriverSegmentStore final : public SegmentStore {
 };
 
 }  // namespace
+
+DriverHandle* driver_handle_of(SegmentStore& store) {
+  auto* driver_store = dynamic_cast<DriverSegmentStore*>(&store);
+  return driver_store ? &driver_store->handle() : nullptr;
+}
 
 bool injects_hasher(const SegmentStoreOptions& options) {
   using Function = std::string (*)(std::span<const std::uint8_t>);

@@ -18,6 +18,11 @@ std::unique_ptr<SegmentStore> open_driver_segment_store(const std::string& comma
                                                         const DatabaseLocation& location,
                                                         const SegmentStoreOptions& options);
 
+class DriverHandle;
+// The driver handle of `store` when open_driver_segment_store opened it, else
+// nullptr: the download and signed-URL methods name the store they read.
+DriverHandle* driver_handle_of(SegmentStore& store);
+
 // Whether `options` use a hasher other than sha256_segment_id.
 bool injects_hasher(const SegmentStoreOptions& options);
 

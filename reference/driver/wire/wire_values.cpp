@@ -42,14 +42,6 @@ void read_times(const Fields& f, std::int64_t& byte_length, std::int64_t& create
   expires_at_ms = f.integer("expiresAtMs");
 }
 
-SegmentPublication publication_from_json(const Json& value, const std::string& path) {
-  SegmentPublication publication;
-  publication.metadata = metadata_from_json(value, path);
-  read_times(Fields(value, path), publication.byte_length, publication.created_at_ms,
-             publication.expires_at_ms);
-  return publication;
-}
-
 constexpr std::string_view kBytes = "$bytes";
 constexpr std::string_view kFloat = "$float";
 
@@ -69,6 +61,14 @@ SegmentMetadata metadata_from_json(const Json& value, const std::string& path) {
   m.row_cursor = f.nullable_text("rowCursor");
   m.next_row_cursor = f.nullable_text("nextRowCursor");
   return m;
+}
+
+SegmentPublication publication_from_json(const Json& value, const std::string& path) {
+  SegmentPublication publication;
+  publication.metadata = metadata_from_json(value, path);
+  read_times(Fields(value, path), publication.byte_length, publication.created_at_ms,
+             publication.expires_at_ms);
+  return publication;
 }
 
 SegmentRecord record_from_json(const Json& value, const std::string& path) {

@@ -19,6 +19,7 @@ namespace ssp::wire {
 // Segment values. The encoders are ssp/segment_json.hpp's (metadata_to_json,
 // record_to_json, stats_to_json); these are the missing halves.
 SegmentMetadata metadata_from_json(const Json& value, const std::string& path);
+SegmentPublication publication_from_json(const Json& value, const std::string& path);
 SegmentRecord record_from_json(const Json& value, const std::string& path);
 SegmentStoreStats stats_from_json(const Json& value, const std::string& path);
 Json find_key_to_json(const SegmentFindKey& key);
