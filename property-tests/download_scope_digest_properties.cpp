@@ -2,8 +2,9 @@
 //  - the scope digest is a function of the scope set: permuting keys or
 //    values, or repeating values, never changes it; different sets never
 //    share a canonical text;
-//  - compare_utf16 agrees with a straightforward reference: transcode to
-//    std::u16string and compare code units.
+//  - the canonical text orders two keys, and two values, as comparing their
+//    transcodings to std::u16string does (code units, not bytes).
+// Every answer comes from the candidate's scope area.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
@@ -12,9 +13,9 @@
 #include <algorithm>
 #include <set>
 
+#include "harness/capability_gate.hpp"
 #include "harness/spec.hpp"
-#include "ssp/scope_digest.hpp"
-#include "ssp/utf16_order.hpp"
+#include "ssp/scope_map.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -66,6 +67,29 @@ std::u16string to_utf16(const std::u32string& text) {
   return out;
 }
 
+// The code points of well-formed UTF-8 `text` (the canonical text read back).
+std::u32string from_utf8(const std::string& text) {
+  std::u32string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const int length = byte < 0x80 ? 1 : byte < 0xe0 ? 2 : byte < 0xf0 ? 3 : 4;
+    char32_t c = length == 1 ? byte : byte & (0x3f >> (length - 1));
+    for (int k = 1; k < length && i + k < text.size(); ++k) {
+      c = (c << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3f);
+    }
+    out.push_back(c);
+    i += length;
+  }
+  return out;
+}
+
+// Whether UTF-8 `a` sorts before `b` by UTF-16 code units, by transcoding.
+bool utf16_before(const std::string& a, const std::string& b) {
+  return to_utf16(from_utf8(a)) < to_utf16(from_utf8(b));
+}
+
+ScopeArea& scope() { return current_candidate().scope(); }
+
 rc::Gen<std::u32string> text() {
   return rc::gen::container<std::u32string>(rc::gen::resize(6, code_point()));
 }
@@ -77,8 +101,6 @@ std::vector<std::string> permuted(std::vector<std::string> items) {
   }
   return items;
 }
-
-int sign(int value) { return (value > 0) - (value < 0); }
 
 // A small scope map of random UTF-8 keys and values.
 ScopeMap random_scopes() {
@@ -92,21 +114,32 @@ ScopeMap random_scopes() {
   return scopes;
 }
 
-TEST(ScopeDigestProperties, SD_R3_Utf16ComparatorAgreesWithTranscodedComparison) {
+TEST(ScopeDigestProperties, SD_R3_CanonicalOrderAgreesWithTranscodedComparison) {
   record_spec("§11.2", "SD-R3");
-  EXPECT_TRUE(rc::check("compare_utf16 == u16string comparison", [] {
+  SSP_REQUIRE_CAPABILITY(current_candidate(), Capability::scope);
+  EXPECT_TRUE(rc::check("two keys and two values come out in u16string order", [] {
     const std::u32string a = *text();
     // Often share a prefix, so the first difference lands anywhere.
     const std::u32string b = *rc::gen::element(a + *text(), a.substr(0, a.size() / 2) + *text(),
                                                *text());
-    const int expected = sign(to_utf16(a).compare(to_utf16(b)));
-    RC_ASSERT(sign(compare_utf16(to_utf8(a), to_utf8(b))) == expected);
-    RC_ASSERT(sign(compare_utf16(to_utf8(b), to_utf8(a))) == -expected);
+    RC_PRE(a != b);
+    const std::string first = to_utf8(to_utf16(a) < to_utf16(b) ? a : b);
+    const std::string second = to_utf8(to_utf16(a) < to_utf16(b) ? b : a);
+    // Read back with nlohmann, so escapes do not matter.
+    const auto keys = nlohmann::ordered_json::parse(
+        scope().digest({{to_utf8(a), {}}, {to_utf8(b), {}}}).canonical_json);
+    RC_ASSERT(keys.size() == 2u);
+    RC_ASSERT(keys.begin().key() == first);
+    RC_ASSERT(std::next(keys.begin()).key() == second);
+    const auto values = nlohmann::json::parse(
+        scope().digest({{"k", {to_utf8(a), to_utf8(b)}}}).canonical_json);
+    RC_ASSERT(values.at("k") == nlohmann::json::array({first, second}));
   }));
 }
 
 TEST(ScopeDigestProperties, SD_R2_DigestIsAFunctionOfTheScopeSet) {
   record_spec("§3.5", "SD-R2");
+  SSP_REQUIRE_CAPABILITY(current_candidate(), Capability::scope);
   EXPECT_TRUE(rc::check("permuting, repeating or re-serializing never changes the digest", [] {
     const ScopeMap scopes = random_scopes();
     // The same set as JSON text with keys shuffled, values shuffled and some
@@ -122,14 +155,17 @@ TEST(ScopeDigestProperties, SD_R2_DigestIsAFunctionOfTheScopeSet) {
       }
       shuffled[key] = permuted(values);
     }
-    const ScopeMap reparsed = parse_scope_map(shuffled.dump());
-    RC_ASSERT(scope_digest(reparsed) == scope_digest(scopes));
-    RC_ASSERT(canonical_scope_json(reparsed) == canonical_scope_json(scopes));
+    const ScopeMap reparsed = scope().parse(shuffled.dump());
+    const ScopeDigestAnswer expected = scope().digest(scopes);
+    const ScopeDigestAnswer answer = scope().digest(reparsed);
+    RC_ASSERT(answer.scope_digest == expected.scope_digest);
+    RC_ASSERT(answer.canonical_json == expected.canonical_json);
   }));
 }
 
 TEST(ScopeDigestProperties, SD_R2_CanonicalTextIsSortedUniqueAndSeparatesDifferentSets) {
   record_spec("§3.5", "SD-R2");
+  SSP_REQUIRE_CAPABILITY(current_candidate(), Capability::scope);
   EXPECT_TRUE(rc::check("canonical JSON reads back as the sorted set", [] {
     const ScopeMap a = random_scopes();
     const ScopeMap b = *rc::gen::element(a, random_scopes());
@@ -139,20 +175,20 @@ TEST(ScopeDigestProperties, SD_R2_CanonicalTextIsSortedUniqueAndSeparatesDiffere
       return sets;
     };
     // Read back with an independent parser: keys and values in UTF-16 order, unique.
-    const auto parsed = nlohmann::ordered_json::parse(canonical_scope_json(a));
+    const std::string canonical_a = scope().digest(a).canonical_json;
+    const auto parsed = nlohmann::ordered_json::parse(canonical_a);
     std::string previous_key;
     bool first_key = true;
     for (const auto& [key, values] : parsed.items()) {
-      RC_ASSERT(first_key || compare_utf16(previous_key, key) < 0);
+      RC_ASSERT(first_key || utf16_before(previous_key, key));
       first_key = false;
       previous_key = key;
       for (std::size_t i = 1; i < values.size(); ++i) {
-        RC_ASSERT(compare_utf16(values[i - 1].get<std::string>(), values[i].get<std::string>()) <
-                  0);
+        RC_ASSERT(utf16_before(values[i - 1].get<std::string>(), values[i].get<std::string>()));
       }
     }
-    RC_ASSERT(as_sets(parse_scope_map(canonical_scope_json(a))) == as_sets(a));
-    RC_ASSERT((canonical_scope_json(a) == canonical_scope_json(b)) == (as_sets(a) == as_sets(b)));
+    RC_ASSERT(as_sets(scope().parse(canonical_a)) == as_sets(a));
+    RC_ASSERT((canonical_a == scope().digest(b).canonical_json) == (as_sets(a) == as_sets(b)));
   }));
 }
 
