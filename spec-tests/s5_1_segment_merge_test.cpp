@@ -5,7 +5,6 @@
 
 #include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
-#include "ssp/publication_key.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -140,31 +139,6 @@ TEST_P(SegmentMerge, R16_RowCountIsNotPartOfTheKeyButTheNextCursorIs) {
   publications = require_found(store().get(id), "get(id)").record.publications;
   ASSERT_EQ(publications.size(), 2u);
   EXPECT_EQ(publications[1].metadata.next_row_cursor, "row-2");
-}
-
-TEST(PublicationKey, R51_KeyIsTheJsonStringifyOfTheNineFields) {
-  record_spec("§5.1", "R51");
-  EXPECT_EQ(publication_key(base_metadata()),
-            R"(["p","epoch-1","tasks",1,"sqlite","digest-a",42,null,null])");
-
-  SegmentMetadata paged = base_metadata();
-  paged.media_type = MediaType::rows;
-  paged.row_cursor = "row-100";
-  paged.next_row_cursor = "";
-  paged.as_of_commit_seq = -9007199254740991;
-  EXPECT_EQ(publication_key(paged),
-            R"(["p","epoch-1","tasks",1,"rows","digest-a",-9007199254740991,"row-100",""])");
-}
-
-TEST(PublicationKey, R51_StringsAreEscapedExactlyAsJsonStringifyDoes) {
-  record_spec("§5.1", "R51");
-  SegmentMetadata m = base_metadata();
-  // quote, backslash, the five short escapes, other C0 controls as \u00xx
-  // (lower-case hex), DEL, U+2028 and a non-BMP character raw.
-  m.partition = "q\"b\\s\b\f\n\r\t\x01\x1f\x7f\u2028\U0001F600/";
-  EXPECT_EQ(publication_key(m),
-            "[\"q\\\"b\\\\s\\b\\f\\n\\r\\t\\u0001\\u001f\x7f\u2028\U0001F600/\","
-            "\"epoch-1\",\"tasks\",1,\"sqlite\",\"digest-a\",42,null,null]");
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ TEST(SectionTable, REPORT_3_ARunEndsWithTheTableAndItsSkippedTests) {
   // This executable again, on one test that skips on memory and one that passes.
   const std::string command =
       "'" + std::filesystem::read_symlink("/proc/self/exe").string() +
-      "' --gtest_brief=1 --gtest_filter='SspSegmentsTool.ADM_TOOL_1_*/memory:"
+      "' --gtest_brief=1 --gtest_filter='SegmentIdentity.R7_*/memory:"
       "SectionTable.REPORT_1_*' 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
@@ -84,10 +84,9 @@ TEST(SectionTable, REPORT_3_ARunEndsWithTheTableAndItsSkippedTests) {
                                         "1 passed, 0 failed, 1 skipped\n"
                                         "\n"
                                         "skipped:\n"
-                                        "  SspSegmentsTool.ADM_TOOL_1_StatsPrintsTheStoreCounters"
-                                        "WithUpstreamNames/memory: memory backend has no SQL "
-                                        "tables: ssp-segments opens SQLite files and PostgreSQL "
-                                        "schemas\n"))
+                                        "  SegmentIdentity.R7_CollisionWithCorruptedStoredBytes"
+                                        "IsRefused/memory: memory backend has no SQL tables: "
+                                        "the corruption is an UPDATE of the stored bytes\n"))
       << out;
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "harness/fixture_files.hpp"
+#include "harness/segment_fixtures.hpp"
 #include "harness/spec.hpp"
 #include "ssp/publication_key.hpp"
 
@@ -60,6 +61,31 @@ TEST(PublicationKeyText, PK_1_KeysEqualTheJsonStringifyGoldenStrings) {
     SCOPED_TRACE(vector.name);
     EXPECT_EQ(publication_key(vector.context), vector.pub_key);
   }
+}
+
+TEST(PublicationKeyText, PK_1_KeyIsTheJsonStringifyOfTheNineFields) {
+  record_spec("§5.1", "PK-1");
+  EXPECT_EQ(publication_key(base_metadata()),
+            R"(["p","epoch-1","tasks",1,"sqlite","digest-a",42,null,null])");
+
+  SegmentMetadata paged = base_metadata();
+  paged.media_type = MediaType::rows;
+  paged.row_cursor = "row-100";
+  paged.next_row_cursor = "";
+  paged.as_of_commit_seq = -9007199254740991;
+  EXPECT_EQ(publication_key(paged),
+            R"(["p","epoch-1","tasks",1,"rows","digest-a",-9007199254740991,"row-100",""])");
+}
+
+TEST(PublicationKeyText, PK_1_StringsAreEscapedExactlyAsJsonStringifyDoes) {
+  record_spec("§5.1", "PK-1");
+  SegmentMetadata m = base_metadata();
+  // quote, backslash, the five short escapes, other C0 controls as \u00xx
+  // (lower-case hex), DEL, U+2028 and a non-BMP character raw.
+  m.partition = "q\"b\\s\b\f\n\r\t\x01\x1f\x7f\u2028\U0001F600/";
+  EXPECT_EQ(publication_key(m),
+            "[\"q\\\"b\\\\s\\b\\f\\n\\r\\t\\u0001\\u001f\x7f\u2028\U0001F600/\","
+            "\"epoch-1\",\"tasks\",1,\"sqlite\",\"digest-a\",42,null,null]");
 }
 
 }  // namespace
