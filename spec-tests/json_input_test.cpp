@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 
 #include "harness/download_fixtures.hpp"
+#include "ssp/scope_digest.hpp"
 #include "harness/storage_fixtures.hpp"
 #include "ssp/json_input.hpp"
 #include "ssp/signed_url.hpp"
