@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "harness/candidate.hpp"
 #include "ssp/error_catalog.hpp"
 #include "ssp/scope_digest.hpp"
 #include "ssp/scope_resolution.hpp"
@@ -82,7 +83,8 @@ SegmentDownloadOutcome check_download(SegmentStore& store, const ServedTables& s
   request.now_ms = d.now_ms;
 
   const DownloadExpectation expected = download_oracle(entry, d, served);
-  SegmentDownloadOutcome outcome = authorize_segment_download(store, resolver, served, request);
+  SegmentDownloadOutcome outcome =
+      harness::current_candidate().download().authorize(store, resolver, served, request);
   if (expected.code) {
     RC_ASSERT(outcome.error.has_value());
     RC_ASSERT(std::string(outcome.error->code()) == std::string(*expected.code));

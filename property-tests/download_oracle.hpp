@@ -50,9 +50,9 @@ struct DownloadExpectation {
 DownloadExpectation download_oracle(const std::optional<StoredSegment>& entry,
                                     const DownloadDraw& draw, const ServedTables& served);
 
-// Runs `draw` through authorize_segment_download on `store` and asserts
-// (RC_ASSERT) that the outcome is the oracle's over `entry`; a served
-// download hands back entry's bytes. Returns the outcome for tallying.
+// Runs `draw` through the candidate's download area on `store` (which the
+// candidate opened) and asserts (RC_ASSERT) that the outcome is the oracle's
+// over `entry`; a served download hands back entry's bytes. Returns the outcome for tallying.
 SegmentDownloadOutcome check_download(SegmentStore& store, const ServedTables& served,
                                       const DownloadDraw& draw,
                                       const std::optional<StoredSegment>& entry);

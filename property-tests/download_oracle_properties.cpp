@@ -18,6 +18,7 @@
 #include "download_oracle.hpp"
 #include "harness/backend_gate.hpp"
 #include "harness/candidate.hpp"
+#include "harness/capability_gate.hpp"
 #include "harness/spec.hpp"
 #include "harness/test_database.hpp"
 #include "property_run.hpp"
@@ -90,6 +91,7 @@ using Tally = std::map<std::string, int>;
 void check_download_oracle(Backend backend) {
   // The candidate must implement the backend too, not only the server be there.
   SSP_SKIP_UNLESS_BACKEND_READY(harness::current_candidate(), backend);
+  SSP_REQUIRE_CAPABILITY(harness::current_candidate(), harness::Capability::download);
   const auto tally = std::make_shared<Tally>();
   check_property([backend, tally] {
     const auto database = harness::create_test_database(backend);

@@ -115,6 +115,7 @@ struct ModelState {
   std::int64_t now = kStartMs;
   bool persists = false;
   bool has_sql = false;
+  bool downloads = false;  // the candidate has the download area
   std::set<std::string> corrupted;
   std::map<std::string, SegmentMetadata> last_put;
   std::map<std::string, std::int64_t> absent_since;  // describe(key) → earliest now
@@ -535,6 +536,7 @@ struct Download : Command {
   DownloadDraw draw;
 
   explicit Download(const ModelState& s) {
+    RC_PRE(s.downloads);
     draw.now_ms = s.now;
     draw.segment_id = *rc::gen::elementOf(observed_ids());
     draw.partition = *rc::gen::elementOf(kPartitions);
@@ -596,6 +598,7 @@ TEST_P(PropModel, PROP_MODEL_StoreMatchesModel) {
     ModelState initial;
     initial.persists = harness::current_candidate().persists(backend);
     initial.has_sql = sut.has_sql();
+    initial.downloads = harness::current_candidate().has(harness::Capability::download);
     // Repetition weighs the choice: puts and finds are the interesting steps.
     rc::state::check(initial, sut,
                      rc::state::gen::execOneOfWithArgs<Put, Put, Put, Find, Find, Get, Advance,

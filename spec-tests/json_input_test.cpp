@@ -17,7 +17,6 @@
 namespace ssp::harness {
 namespace {
 
-
 // U+FEFF in UTF-8, spelled out rather than taken from the code under test.
 const std::string kBom = "\xEF\xBB\xBF";
 
@@ -27,19 +26,22 @@ SSP_ALL_BACKENDS(JsonInputSignedUrl);
 
 TEST_P(JsonInputSignedUrl, SU_R12_ASignedPayloadWithAByteOrderMarkIsMalformed) {
   record_spec("§5.4", "SU-R12");
-  const std::string id = store().put(published_for(kScopesP1), payload("signed"), kNow).segment_id;
-  const SegmentUrlSigner signer(Bytes(32, 7));
-  const std::string sd = scope_digest(kScopesP1);
-  const std::string claims = R"({"v":1,"seg":")" + id + R"(","sd":")" + sd + R"(","aud":")" +
-                             signer.audience("p") + R"(","exp":1750000600})";
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::signed_url);
+  SignedUrlArea& urls = candidate().signed_urls();
+  const UrlSigningKey key{Bytes(32, 7)};
+  const SegmentMetadata metadata = published_for(kScopesP1);
+  const std::string id = store().put(metadata, payload("signed"), kNow).segment_id;
+  const std::string claims = R"({"v":1,"seg":")" + id + R"(","sd":")" + metadata.scope_digest +
+                             R"(","aud":")" + urls.audience(key, "p") + R"(","exp":1750000600})";
   const auto epoch_of = [](const std::string& partition) -> std::optional<std::string> {
     if (partition == "p") return std::string("epoch-1");
     return std::nullopt;
   };
   // Signed correctly, so only the mark can make it malformed.
-  EXPECT_TRUE(signer.verify(signer.sign_payload(claims), id, store(), epoch_of, kNow).accepted());
+  EXPECT_TRUE(urls.verify(key, urls.sign_payload(key, claims), id, store(), epoch_of, kNow)
+                  .accepted());
   const SignedUrlVerdict marked =
-      signer.verify(signer.sign_payload(kBom + claims), id, store(), epoch_of, kNow);
+      urls.verify(key, urls.sign_payload(key, kBom + claims), id, store(), epoch_of, kNow);
   ASSERT_FALSE(marked.accepted());
   EXPECT_EQ(marked.refusal, TokenRefusal::malformed);
   ASSERT_TRUE(marked.error);

@@ -3,11 +3,13 @@
 // key, names of Object.prototype members included (SR-R5, DL-R12), where
 // upstream drops "__proto__" and answers 500 for "constructor" or "toString"
 // (docs/decisions.md). Digests are sha256 of the canonical text, computed
-// with Python's hashlib.
+// with Python's hashlib. Everything is asked of the candidate (its download
+// and scope areas); the byte-order-mark cases are
+// fixtures/cases/download/dl_r11_byte_order_marks.json.
 #include <gmock/gmock.h>
 
+#include "harness/case_table.hpp"
 #include "harness/download_fixtures.hpp"
-#include "ssp/scope_digest.hpp"
 #include "ssp/scope_resolution.hpp"
 #include "ssp/segment_download.hpp"
 
@@ -22,6 +24,12 @@ const std::string kProtoDigest = "7ec4ac6fed1c9a8438da03b0e473d152087eabc6d1b76c
 
 class ScopesHeader : public SegmentStoreTest {
  protected:
+  void SetUp() override {
+    SegmentStoreTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    SSP_REQUIRE_CAPABILITY(candidate(), Capability::download);
+  }
+
   // The decision for a caller of partition p in epoch-1 who is allowed
   // `allowed`, sending `header`, while table tasks declares `declared`.
   SegmentDownloadOutcome download(const std::string& id, const std::string& header,
@@ -36,7 +44,7 @@ class ScopesHeader : public SegmentStoreTest {
     request.actor_id = "actor-1";
     request.scopes_header = header;
     request.now_ms = kNow + 1;
-    return authorize_segment_download(store(), resolver, served, request);
+    return candidate().download().authorize(store(), resolver, served, request);
   }
 
   // Puts a segment published for the scopes whose digest is `digest`.
@@ -62,9 +70,10 @@ TEST_P(ScopesHeader, DL_R11_AHeaderWithAByteOrderMarkIsInvalidRequest) {
   const ScopeMap allowed = {{"project_id", {"p1"}}};
   // Served without the mark, so the refusals below are the mark's.
   expect_outcome(download(id, header, allowed, {"project_id"}), 200, DownloadStep::served);
-  for (const std::string& marked : {"\xEF\xBB\xBF" + header, "\xEF\xBB\xBF " + header,
-                                    " \xEF\xBB\xBF" + header}) {
-    SCOPED_TRACE(marked);
+  for (const auto& c : read_case_table("cases/download/dl_r11_byte_order_marks.json")) {
+    SCOPED_TRACE(c.at("name").get<std::string>());
+    const std::string marked = c.at("header").get<std::string>();
+    ASSERT_NE(marked.find(header), std::string::npos) << "each case marks this header";
     const SegmentDownloadOutcome refused = download(id, marked, allowed, {"project_id"});
     expect_outcome(refused, 400, DownloadStep::invalid_scopes_header);
     ASSERT_TRUE(refused.error);
@@ -76,26 +85,30 @@ TEST_P(ScopesHeader, DL_R11_AHeaderWithAByteOrderMarkIsInvalidRequest) {
 
 TEST(ScopeResolution, SR_R5_PrototypeMemberNamesAreOrdinaryKeys) {
   record_spec("§3.2", "SR-R5");
+  Candidate& candidate = current_candidate();
+  SSP_REQUIRE_CAPABILITY(candidate, Capability::scope);
+  ScopeArea& scope = candidate.scope();
   const ScopeMap requested =
-      parse_scope_map(R"({"toString":["z"],"__proto__":["x"],"constructor":["y"]})");
+      scope.parse(R"({"toString":["z"],"__proto__":["x"],"constructor":["y"]})");
   EXPECT_EQ(requested,
             (ScopeMap{{"__proto__", {"x"}}, {"constructor", {"y"}}, {"toString", {"z"}}}));
-  EXPECT_EQ(canonical_scope_json(requested),
-            R"({"__proto__":["x"],"constructor":["y"],"toString":["z"]})");
-  EXPECT_EQ(scope_digest(requested),
+  const ScopeDigestAnswer digest = scope.digest(requested);
+  EXPECT_EQ(digest.canonical_json, R"({"__proto__":["x"],"constructor":["y"],"toString":["z"]})");
+  // sha256 of that canonical text (python3 hashlib).
+  EXPECT_EQ(digest.scope_digest,
             "8b6e4e73f017e8a3c32e8a8b3b9a4994fde445379b81f439b04dcfe0257541ff");
 
   // Not allowed: each revokes the request like any other missing key.
   for (const char* key : {"__proto__", "constructor", "toString"}) {
     SCOPED_TRACE(key);
     const EffectiveScopes effective =
-        compute_effective({{key, {"x"}}, {"project_id", {"p1"}}}, {{"project_id", {"p1"}}});
+        scope.effective({{key, {"x"}}, {"project_id", {"p1"}}}, {{"project_id", {"p1"}}});
     EXPECT_EQ(effective.status, ScopeStatus::revoked);
     EXPECT_TRUE(effective.scopes.empty());
     EXPECT_THAT(effective.revoked_because, HasSubstr(std::string("'") + key + "'"));
   }
   // Allowed: intersected like any other key, '*' included.
-  const EffectiveScopes effective = compute_effective(
+  const EffectiveScopes effective = scope.effective(
       requested, {{"__proto__", {"x", "w"}}, {"constructor", {"*"}}, {"toString", {"z"}}});
   EXPECT_EQ(effective.status, ScopeStatus::active);
   EXPECT_EQ(effective.scopes, requested);
