@@ -84,7 +84,8 @@ DriverHandle& handle_of(SegmentStore& store, const std::string& method) {
 }
 
 // The "effectiveScopes", "scopeStatus" and "revokedBecause" fields: all null
-// before the decision computed effective scopes.
+// before the decision computed effective scopes. A revocation may come
+// without effective scopes (null): none were computed.
 std::optional<EffectiveScopes> effective_scopes(const Fields& r) {
   if (r.at("scopeStatus").is_null()) return std::nullopt;
   EffectiveScopes effective;
@@ -93,7 +94,10 @@ std::optional<EffectiveScopes> effective_scopes(const Fields& r) {
     throw wire::WireError(r.path_of("scopeStatus") + ": not \"active\" or \"revoked\"");
   }
   effective.status = status == "active" ? ScopeStatus::active : ScopeStatus::revoked;
-  effective.scopes = wire::scope_map_from_json(r.at("effectiveScopes"), r.path_of("effectiveScopes"));
+  if (!r.at("effectiveScopes").is_null()) {
+    effective.scopes =
+        wire::scope_map_from_json(r.at("effectiveScopes"), r.path_of("effectiveScopes"));
+  }
   effective.revoked_because = r.nullable_text("revokedBecause").value_or("");
   return effective;
 }
