@@ -164,6 +164,7 @@ class WrongCandidate final : public Candidate {
   DownloadArea& download() override { return base_.download(); }
   SignedUrlArea& signed_urls() override { return base_.signed_urls(); }
   ErrorCatalogArea& error_catalog() override { return base_.error_catalog(); }
+  PushArea& push() override { return base_.push(); }
 
  private:
   std::string name_;
