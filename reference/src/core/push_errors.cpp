@@ -44,18 +44,5 @@ CommitValidationRejection::CommitValidationRejection(std::int64_t op_index, std:
     : ValidationRejection(std::move(code), std::move(message), std::move(details_json)),
       op_index_(op_index) {}
 
-std::string_view push_hook_point_name(PushHookPoint point) {
-  switch (point) {
-    case PushHookPoint::after_optimistic_miss: return "after_optimistic_miss";
-    case PushHookPoint::after_begin: return "after_begin";
-    case PushHookPoint::after_lock: return "after_lock";
-    case PushHookPoint::after_locked_recheck: return "after_locked_recheck";
-    case PushHookPoint::after_operations: return "after_operations";
-    case PushHookPoint::before_append_commit: return "before_append_commit";
-    case PushHookPoint::before_commit: return "before_commit";
-  }
-  return "unknown";
-}
-
 }  // namespace push
 }  // namespace ssp

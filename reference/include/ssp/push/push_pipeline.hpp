@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -139,8 +140,17 @@ struct CommitNotification {
   std::vector<storage::Change> changes;
 };
 
+// The reference's default operation cap per request (§6.1).
+inline constexpr std::int64_t kDefaultMaxOperationsPerRequest = 500;
+
 struct PushOptions {
-  std::function<std::int64_t()> clock;  // milliseconds; required
+  // Milliseconds; required. Read once per push that runs the pipeline, after
+  // the partition lock and the locked recheck (DECISION Q6, docs/decisions.md):
+  // the commit's createdAtMs and the stored result's recordedAtMs.
+  std::function<std::int64_t()> clock;
+  // The request-level operation cap run_push applies to its own commit
+  // (check_push_request); a host checks the whole request first.
+  std::int64_t max_operations_per_request = kDefaultMaxOperationsPerRequest;
   std::map<std::string, RowValidator> row_validators;  // by table
   CommitValidator commit_validator;                     // optional
   std::function<void(const CommitNotification&)> notify;  // optional
@@ -149,6 +159,30 @@ struct PushOptions {
   std::function<std::string()> new_cache_identity;
 };
 
+// A request refused as a whole before any commit is attempted (push.md §1.0;
+// SSP2 §1.7, §6.1): nothing is read or written and nothing is persisted, so a
+// corrected retry runs the pipeline. code() is one of
+//  - sync.invalid_client_id: a clientId starting with `["remote-command",`
+//    (the remote-command key space, push.md §5);
+//  - sync.empty_commit: a commit without operations (§6.1);
+//  - sync.invalid_request: an empty clientId or clientCommitId (§2.3);
+//  - sync.too_many_operations: more operations across the request's commits
+//    than the cap.
+class PushRequestError : public SspError {
+ public:
+  PushRequestError(std::string code, const std::string& message);
+  const std::string& code() const { return code_; }
+
+ private:
+  std::string code_;
+};
+
+// The request-level checks over every PUSH_COMMIT of one request, in the
+// order above per commit, the cap last over the total. Throws
+// PushRequestError for the first failure; returns when the request may run.
+void check_push_request(std::span<const PushCommit> commits,
+                        std::int64_t max_operations = kDefaultMaxOperationsPerRequest);
+
 enum class PushAnswerStatus { applied, cached, rejected };
 
 // The PUSH_RESULT frame (§6.3).
@@ -156,7 +190,9 @@ struct PushAnswer {
   PushAnswerStatus status = PushAnswerStatus::applied;
   std::optional<std::int64_t> commit_seq;
   std::vector<OperationResult> results;
-  // A rejection whose stored outcome another delivery minted first.
+  // The answer is an outcome another delivery stored: every cached answer,
+  // and a rejection that found a stored result in place (an idempotency hit,
+  // or a racer's outcome winning the insert-if-absent).
   bool replayed = false;
 };
 
@@ -164,8 +200,12 @@ struct PushAnswer {
 // `schema` (ensure_schema succeeded). Rejections (§6.2 conflicts, §3.4
 // refusals, bad input of one operation, validator rejections, constraint
 // violations) are answers, persisted for replay; an unreadable stored result
-// is a non-persisted retryable answer. Throws for what is not the push's
-// fault (a storage failure, a lost connection): nothing is then written.
+// is a non-persisted retryable answer. Throws PushRequestError when
+// check_push_request refuses the commit alone (before any read), and
+// otherwise for what is not the push's fault (a storage failure, a lost
+// connection, a throwing hook, a commit validator that let a failure of its
+// reader escape: DECISION Q4): the transaction is rolled back and nothing is
+// written. A throwing notifier is ignored: the commit is already durable.
 PushAnswer run_push(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
                     const PushActor& actor, const PushCommit& commit, const PushOptions& options);
 
