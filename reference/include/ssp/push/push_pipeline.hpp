@@ -153,7 +153,10 @@ struct PushOptions {
   std::int64_t max_operations_per_request = kDefaultMaxOperationsPerRequest;
   std::map<std::string, RowValidator> row_validators;  // by table
   CommitValidator commit_validator;                     // optional
-  std::function<void(const CommitNotification&)> notify;  // optional
+  // Optional. After the commit of an applied push with at least one change,
+  // outside the lock, in no order across pushes (DECISION Q7); its throw is
+  // ignored.
+  std::function<void(const CommitNotification&)> notify;
   std::function<void(PushHookPoint)> hook;               // tests only; unset costs nothing
   // A fresh cache identity per minted outcome; default: a random UUID.
   std::function<std::string()> new_cache_identity;
