@@ -40,8 +40,8 @@ TEST_P(PushAtomicity, PUSH_6_ARejectionRollsBackEveryEarlierOperation) {
   EXPECT_EQ(count("sync_push_results"), results_before + 1);
   EXPECT_FALSE(row("tasks", "t1"));
   ASSERT_TRUE(row("tasks", "t0"));
-  EXPECT_EQ(row("tasks", "t0")->server_version, 1);
-  EXPECT_EQ(row("tasks", "t0")->payload, task("t0", "p1", "a"));
+  EXPECT_EQ(version_of("tasks", "t0"), std::optional<std::int64_t>(1));
+  EXPECT_EQ(payload_of("tasks", "t0"), std::optional<storage::Bytes>(task("t0", "p1", "a")));
   EXPECT_TRUE(row("tasks", "t5"));
   EXPECT_FALSE(row("members", "m1"));
   EXPECT_EQ(max_seq(), 1);

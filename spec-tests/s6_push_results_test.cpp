@@ -104,7 +104,7 @@ TEST_P(PushResults, PUSH_8_AnUnreadableStoredResultIsARetryableCacheMissNeverSto
   EXPECT_THAT(answer.results, ::testing::ElementsAre(cache_miss_));
   EXPECT_EQ(validations, 0);
   EXPECT_EQ(stored_text("k1"), before);
-  EXPECT_EQ(row("tasks", "t1")->payload, task("t1", "p1", "a"));
+  EXPECT_EQ(payload_of("tasks", "t1"), std::optional<storage::Bytes>(task("t1", "p1", "a")));
   EXPECT_EQ(max_seq(), 1);
 }
 

@@ -48,7 +48,7 @@ TEST_P(PushRows, PUSH_3_InsertIsVersionOneAndEachAppliedUpsertAddsOne) {
   ASSERT_EQ(apply(commit("k4", {remove("tasks", "t1")})), 4);
   ASSERT_EQ(apply(commit("k5", {upsert("tasks", "t1", task("t1", "p1", "d"), 0)})), 5);
   ASSERT_TRUE(row("tasks", "t1"));
-  EXPECT_EQ(row("tasks", "t1")->server_version, 1);
+  EXPECT_EQ(version_of("tasks", "t1"), std::optional<std::int64_t>(1));
 }
 
 TEST_P(PushRows, PUSH_3_AStaleBaseAndBaseZeroOnAnExistingRowConflictWithTheStoredRow) {
@@ -65,7 +65,7 @@ TEST_P(PushRows, PUSH_3_AStaleBaseAndBaseZeroOnAnExistingRowConflictWithTheStore
     EXPECT_FALSE(answer.commit_seq);
     EXPECT_THAT(answer.results, ::testing::ElementsAre(conflict_at(1, 2, task("t1", "p1", "b"))));
   }
-  EXPECT_EQ(row("tasks", "t1")->payload, task("t1", "p1", "b"));
+  EXPECT_EQ(payload_of("tasks", "t1"), std::optional<storage::Bytes>(task("t1", "p1", "b")));
   EXPECT_FALSE(row("tasks", "t2"));
 }
 
@@ -121,7 +121,7 @@ TEST_P(PushRows, PUSH_4_UpdatesAndDeletesAreAuthorizedAgainstTheStoredRow) {
   ASSERT_EQ(deletion.results.size(), 1u);
   EXPECT_EQ(deletion.results[0].code, "sync.forbidden");
   ASSERT_TRUE(row("tasks", "t1"));
-  EXPECT_EQ(row("tasks", "t1")->payload, task("t1", "p1", "a"));
+  EXPECT_EQ(payload_of("tasks", "t1"), std::optional<storage::Bytes>(task("t1", "p1", "a")));
   // The holder of p1 may delete it.
   const auto allowed = push(commit("k3", {remove("tasks", "t1")}),
                             actor(ScopeMap{{"project_id", {"p1"}}}), options());
@@ -178,7 +178,8 @@ TEST_P(PushRows, PUSH_4_AnInsertIsAuthorizedAgainstItsPayloadAndNeedsEveryScope)
                             options());
   EXPECT_EQ(granted.status, PushAnswerStatus::applied) << ::testing::PrintToString(granted);
   ASSERT_TRUE(row("docs", "d1"));
-  EXPECT_EQ(row("docs", "d1")->scopes, (Scopes{{"org_id", "o1"}, {"team_id", "t1"}}));
+  EXPECT_EQ(scopes_of("docs", "d1"),
+            std::optional<Scopes>(Scopes{{"org_id", "o1"}, {"team_id", "t1"}}));
 }
 
 TEST_P(PushRows, PUSH_4_AStoredRowWithoutADeclaredScopeIsMissingScopes) {

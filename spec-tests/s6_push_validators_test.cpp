@@ -198,7 +198,7 @@ TEST_P(PushValidators, PUSH_VAL_5_ACommitRejectionRollsBackEverySiblingAtItsOpIn
     EXPECT_THAT(answer.results, ElementsAre(c.expected));
     EXPECT_FALSE(row("tasks", "t1"));
     ASSERT_TRUE(row("tasks", "t0"));
-    EXPECT_EQ(row("tasks", "t0")->payload, task("t0", "p1", "a"));
+    EXPECT_EQ(payload_of("tasks", "t0"), std::optional<storage::Bytes>(task("t0", "p1", "a")));
     EXPECT_EQ(max_seq(), 1);
   }
 }

@@ -184,6 +184,27 @@ std::optional<storage::StoredRow> PushTest::row(const std::string& table,
   return storage().get_row(partition, table, row_id);
 }
 
+std::optional<std::int64_t> PushTest::version_of(const std::string& table,
+                                                 const std::string& row_id) {
+  const auto stored = row(table, row_id);
+  if (!stored) return std::nullopt;
+  return stored->server_version;
+}
+
+std::optional<storage::Bytes> PushTest::payload_of(const std::string& table,
+                                                   const std::string& row_id) {
+  auto stored = row(table, row_id);
+  if (!stored) return std::nullopt;
+  return std::move(stored->payload);
+}
+
+std::optional<std::map<std::string, std::string>> PushTest::scopes_of(const std::string& table,
+                                                                      const std::string& row_id) {
+  auto stored = row(table, row_id);
+  if (!stored) return std::nullopt;
+  return std::move(stored->scopes);
+}
+
 std::int64_t PushTest::count(const std::string& table) {
   const auto values = database().query_column("SELECT COUNT(*) FROM " + table);
   return values.size() == 1 ? std::stoll(values.front()) : -1;

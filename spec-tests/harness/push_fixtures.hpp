@@ -71,6 +71,12 @@ class PushTest : public StorageTest {
   std::vector<storage::Commit> commits(const std::string& partition = "acme");
   std::optional<storage::StoredRow> row(const std::string& table, const std::string& row_id,
                                         const std::string& partition = "acme");
+  // One field of row(), or nothing when the row is absent: tests compare these
+  // optionals, so a candidate that loses the row fails instead of crashing.
+  std::optional<std::int64_t> version_of(const std::string& table, const std::string& row_id);
+  std::optional<storage::Bytes> payload_of(const std::string& table, const std::string& row_id);
+  std::optional<std::map<std::string, std::string>> scopes_of(const std::string& table,
+                                                              const std::string& row_id);
   // Rows of a sync_ table, counted by the test database.
   std::int64_t count(const std::string& table);
 
