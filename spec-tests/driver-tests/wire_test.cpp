@@ -8,7 +8,7 @@
 
 #include "harness/spec.hpp"
 #include "ssp/segment_json.hpp"
-#include "wire/base64.hpp"
+#include "ssp/base64.hpp"
 #include "wire/wire_json.hpp"
 #include "wire/wire_values.hpp"
 
@@ -40,12 +40,12 @@ TEST(DriverWire, HARNESS_19_BytesAreCanonicalPaddedBase64) {
       {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"}};
   for (const auto& [text, encoded] : vectors) {
     const Bytes bytes(text.begin(), text.end());
-    EXPECT_EQ(wire::base64_encode(bytes), encoded);
-    EXPECT_EQ(wire::base64_decode(encoded), bytes) << encoded;
+    EXPECT_EQ(base64_encode(bytes), encoded);
+    EXPECT_EQ(base64_decode(encoded), bytes) << encoded;
   }
-  EXPECT_EQ(wire::base64_encode(Bytes{0xfb, 0xff}), "+/8=");
+  EXPECT_EQ(base64_encode(Bytes{0xfb, 0xff}), "+/8=");
   for (const char* bad : {"Zg", "Zg=", "Zh==", "Zm9v=", "Zg==Zg==", "-_8=", "Z g=", "===="}) {
-    EXPECT_FALSE(wire::base64_decode(bad)) << bad;
+    EXPECT_FALSE(base64_decode(bad)) << bad;
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "harness/areas/download_area.hpp"
 #include "harness/areas/error_catalog_area.hpp"
+#include "harness/areas/push_area.hpp"
 #include "harness/areas/row_area.hpp"
 #include "harness/areas/schema_area.hpp"
 #include "harness/areas/scope_area.hpp"
@@ -33,6 +34,7 @@ enum class Capability {
   download,         // download(): the §5.5 decision
   signed_url,       // signed_urls(): §5.4 tokens
   error_catalog,    // error_catalog(): the §10.2 table
+  push,             // push() and ServerStorage's push transactions and commit log
 };
 // e.g. "the segment store", "parking at hook points".
 std::string_view capability_name(Capability capability);
@@ -75,6 +77,7 @@ class Candidate {
   virtual DownloadArea& download() = 0;
   virtual SignedUrlArea& signed_urls() = 0;
   virtual ErrorCatalogArea& error_catalog() = 0;
+  virtual PushArea& push() = 0;
 };
 
 // The C++ reference implementation, linked in process (reference_candidate.cpp).

@@ -14,6 +14,7 @@ std::string_view capability_name(Capability capability) {
     case Capability::download: return "the download decision (download.*)";
     case Capability::signed_url: return "signed URLs (signed_url.*)";
     case Capability::error_catalog: return "the error catalog (error_catalog.*)";
+    case Capability::push: return "the push path (not in driver protocol version 1)";
   }
   return "an unknown capability";
 }

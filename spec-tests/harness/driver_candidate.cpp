@@ -36,6 +36,7 @@ class DriverCandidate final : public Candidate {
       case Capability::download: return hello_.areas.contains("download");
       case Capability::signed_url: return hello_.areas.contains("signed_url");
       case Capability::error_catalog: return hello_.areas.contains("error_catalog");
+      case Capability::push: return false;  // protocol version 1 has no push methods
     }
     return false;
   }
@@ -63,6 +64,11 @@ class DriverCandidate final : public Candidate {
   }
   SignedUrlArea& signed_urls() override {
     return area(Capability::signed_url, "signed_url.*", *signed_urls_);
+  }
+  // Never advertised (has(push) is false), so require() throws.
+  PushArea& push() override {
+    require(Capability::push, "push");
+    throw DriverError("push", "unreachable");
   }
   ErrorCatalogArea& error_catalog() override {
     return area(Capability::error_catalog, "error_catalog.*", *error_catalog_);

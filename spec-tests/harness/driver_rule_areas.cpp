@@ -4,7 +4,7 @@
 #include "harness/driver_error.hpp"
 #include "ssp/storage/schema_json.hpp"
 #include "ssp/storage/storage_errors.hpp"
-#include "wire/base64.hpp"
+#include "ssp/base64.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::harness {
@@ -72,7 +72,7 @@ class DriverRowArea final : public RowArea {
   storage::Row decode(std::span<const storage::ColumnLayout> columns,
                       std::span<const std::uint8_t> payload) override {
     return ask(session_, "rows.decode", {{"columns", columns_json(columns)},
-                                         {"payload", wire::base64_encode(payload)}},
+                                         {"payload", base64_encode(payload)}},
                [](const Fields& r) { return wire::row_from_json(r.at("values"), r.path_of("values")); });
   }
 

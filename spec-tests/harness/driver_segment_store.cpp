@@ -6,7 +6,7 @@
 #include "harness/driver_handle.hpp"
 #include "harness/driver_location.hpp"
 #include "ssp/segment_json.hpp"
-#include "wire/base64.hpp"
+#include "ssp/base64.hpp"
 #include "wire/hook_points.hpp"
 #include "wire/wire_values.hpp"
 
@@ -68,7 +68,7 @@ class DriverSegmentStore final : public SegmentStore {
     };
     const Json result = handle_.call("put",
                                      {{"metadata", metadata_to_json(metadata)},
-                                      {"bytes", wire::base64_encode(bytes)},
+                                      {"bytes", base64_encode(bytes)},
                                       {"nowMs", now_ms}},
                                      on_callback);
     if (options_.put_hook && !std::equal(passed.begin(), passed.end(), std::begin(kAllPoints),

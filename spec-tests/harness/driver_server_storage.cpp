@@ -62,7 +62,30 @@ class DriverServerStorage final : public storage::ServerStorage {
     });
   }
 
+  // Protocol version 1 has no push methods; tests reach these only after
+  // SSP_REQUIRE_CAPABILITY(candidate(), Capability::push), which a driver
+  // never advertises.
+  std::unique_ptr<storage::PushTransaction> begin(const std::string&) override {
+    no_push_method("begin");
+  }
+  std::optional<push::StoredPushResult> get_push_result(const std::string&, const std::string&,
+                                                        const std::string&) override {
+    no_push_method("get_push_result");
+  }
+  std::int64_t get_max_commit_seq(const std::string&) override {
+    no_push_method("get_max_commit_seq");
+  }
+  std::vector<storage::Commit> read_commit_window(const std::string&, std::int64_t,
+                                                  std::int64_t) override {
+    no_push_method("read_commit_window");
+  }
+
  private:
+  [[noreturn]] static void no_push_method(const std::string& method) {
+    throw DriverError("storage." + method,
+                      "driver protocol version 1 has no push methods (" + method + ")");
+  }
+
   static Json row_key(const std::string& partition, const std::string& table,
                       const std::string& row_id) {
     return {{"partition", partition}, {"table", table}, {"rowId", row_id}};

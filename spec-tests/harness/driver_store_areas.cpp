@@ -7,7 +7,7 @@
 #include "harness/driver_segment_store.hpp"
 #include "ssp/segment_json.hpp"
 #include "ssp/errors.hpp"
-#include "wire/base64.hpp"
+#include "ssp/base64.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::harness {
@@ -163,7 +163,7 @@ class DriverDownloadArea final : public DownloadArea {
 };
 
 Json key_params(const UrlSigningKey& key) {
-  return {{"key", wire::base64_encode(key.key)}, {"skewSeconds", key.skew_seconds}};
+  return {{"key", base64_encode(key.key)}, {"skewSeconds", key.skew_seconds}};
 }
 
 std::optional<SignedUrlClaims> nullable_claims(const Fields& r) {

@@ -89,6 +89,15 @@ class ReferenceErrorCatalogArea final : public ErrorCatalogArea {
   }
 };
 
+class ReferencePushArea final : public PushArea {
+ public:
+  push::PushAnswer push(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
+                        const push::PushActor& actor, const push::PushCommit& commit,
+                        const push::PushOptions& options) override {
+    return push::run_push(storage, schema, actor, commit, options);
+  }
+};
+
 }  // namespace
 
 ScopeArea& reference_scope_area() {
@@ -113,6 +122,10 @@ SignedUrlArea& reference_signed_url_area() {
 }
 ErrorCatalogArea& reference_error_catalog_area() {
   static ReferenceErrorCatalogArea area;
+  return area;
+}
+PushArea& reference_push_area() {
+  static ReferencePushArea area;
   return area;
 }
 

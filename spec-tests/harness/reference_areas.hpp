@@ -5,6 +5,7 @@
 
 #include "harness/areas/download_area.hpp"
 #include "harness/areas/error_catalog_area.hpp"
+#include "harness/areas/push_area.hpp"
 #include "harness/areas/row_area.hpp"
 #include "harness/areas/schema_area.hpp"
 #include "harness/areas/scope_area.hpp"
@@ -18,5 +19,6 @@ SchemaArea& reference_schema_area();
 DownloadArea& reference_download_area();
 SignedUrlArea& reference_signed_url_area();
 ErrorCatalogArea& reference_error_catalog_area();
+PushArea& reference_push_area();
 
 }  // namespace ssp::harness

@@ -46,6 +46,7 @@ class ReferenceCandidate final : public Candidate {
   DownloadArea& download() override { return reference_download_area(); }
   SignedUrlArea& signed_urls() override { return reference_signed_url_area(); }
   ErrorCatalogArea& error_catalog() override { return reference_error_catalog_area(); }
+  PushArea& push() override { return reference_push_area(); }
 };
 
 }  // namespace

@@ -130,6 +130,25 @@ class WrongServerStorage final : public storage::ServerStorage {
     return answer(breakage_, [&] { return inner_->read_projection(partition, table, row_id); });
   }
 
+  // The push path is not broken here (the wrong candidates pin the harness
+  // against storage and segment answers): delegated unchanged.
+  std::unique_ptr<storage::PushTransaction> begin(const std::string& partition) override {
+    return inner_->begin(partition);
+  }
+  std::optional<push::StoredPushResult> get_push_result(
+      const std::string& partition, const std::string& client_id,
+      const std::string& client_commit_id) override {
+    return inner_->get_push_result(partition, client_id, client_commit_id);
+  }
+  std::int64_t get_max_commit_seq(const std::string& partition) override {
+    return inner_->get_max_commit_seq(partition);
+  }
+  std::vector<storage::Commit> read_commit_window(const std::string& partition,
+                                                  std::int64_t after_seq,
+                                                  std::int64_t limit) override {
+    return inner_->read_commit_window(partition, after_seq, limit);
+  }
+
  private:
   std::unique_ptr<storage::ServerStorage> inner_;
   Breakage breakage_;
@@ -164,6 +183,7 @@ class WrongCandidate final : public Candidate {
   DownloadArea& download() override { return base_.download(); }
   SignedUrlArea& signed_urls() override { return base_.signed_urls(); }
   ErrorCatalogArea& error_catalog() override { return base_.error_catalog(); }
+  PushArea& push() override { return base_.push(); }
 
  private:
   std::string name_;

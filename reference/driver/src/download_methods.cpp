@@ -3,7 +3,7 @@
 #include "methods.hpp"
 #include "ssp/download_report.hpp"
 #include "ssp/segment_download.hpp"
-#include "wire/base64.hpp"
+#include "ssp/base64.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {
@@ -48,7 +48,7 @@ Json authorize(const Fields& params) {
   const SegmentDownloadOutcome outcome = authorize_segment_download(
       *store, resolver, served_of(params), request_of(params.object("request")));
   Json result = Json::parse(download_decision_json(outcome));
-  result["bytes"] = outcome.http_status == 200 ? Json(wire::base64_encode(outcome.bytes)) : Json();
+  result["bytes"] = outcome.http_status == 200 ? Json(base64_encode(outcome.bytes)) : Json();
   return result;
 }
 

@@ -1,7 +1,7 @@
 // rows.* (docs/driver-protocol.md, "rows"): the §2.4 positional row codec.
 #include "methods.hpp"
 #include "ssp/storage/row_codec.hpp"
-#include "wire/base64.hpp"
+#include "ssp/base64.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {
@@ -13,7 +13,7 @@ std::vector<storage::ColumnLayout> columns_of(const Fields& params) {
 
 Json encode(const Fields& params) {
   const storage::Row row = wire::row_from_json(params.at("values"), params.path_of("values"));
-  return Json{{"payload", wire::base64_encode(storage::encode_row(columns_of(params), row))}};
+  return Json{{"payload", base64_encode(storage::encode_row(columns_of(params), row))}};
 }
 
 Json decode(const Fields& params) {

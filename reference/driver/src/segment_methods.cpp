@@ -5,7 +5,7 @@
 #include "ssp/postgres_segment_store.hpp"
 #include "ssp/segment_json.hpp"
 #include "ssp/sqlite_segment_store.hpp"
-#include "wire/base64.hpp"
+#include "ssp/base64.hpp"
 #include "wire/hook_points.hpp"
 #include "wire/wire_values.hpp"
 
@@ -25,7 +25,7 @@ SegmentStoreOptions options_from(const Fields& f) {
   const std::string hasher = f.text("hasher");
   if (hasher == "callback") {
     options.hasher = [](std::span<const std::uint8_t> bytes) {
-      const Json answer = current_call().callback("hash", {{"bytes", wire::base64_encode(bytes)}});
+      const Json answer = current_call().callback("hash", {{"bytes", base64_encode(bytes)}});
       return Fields(answer, "hash").text("segmentId");
     };
   } else if (hasher != "sha256") {

@@ -3,7 +3,7 @@
 #include "methods.hpp"
 #include "ssp/segment_json.hpp"
 #include "ssp/signed_url.hpp"
-#include "wire/base64.hpp"
+#include "ssp/base64.hpp"
 
 namespace ssp::driver {
 namespace {
@@ -49,7 +49,7 @@ Json verify(const Fields& params) {
       {"error", verdict.error ? Json::parse(error_body_json(*verdict.error)) : Json()},
       {"claims", std::move(claims)},
       {"record", verdict.record ? Json(record_to_json(*verdict.record)) : Json()},
-      {"bytes", verdict.accepted() ? Json(wire::base64_encode(verdict.bytes)) : Json()}};
+      {"bytes", verdict.accepted() ? Json(base64_encode(verdict.bytes)) : Json()}};
 }
 
 }  // namespace

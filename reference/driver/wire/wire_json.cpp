@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "ssp/json_text.hpp"
-#include "wire/base64.hpp"
+#include "ssp/base64.hpp"
 
 namespace ssp::wire {
 namespace {

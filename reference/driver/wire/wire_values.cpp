@@ -5,7 +5,7 @@
 
 #include "ssp/segment_json.hpp"
 #include "ssp/storage/schema_json.hpp"
-#include "wire/base64.hpp"
+#include "ssp/base64.hpp"
 
 namespace ssp::wire {
 namespace {

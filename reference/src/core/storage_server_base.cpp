@@ -35,9 +35,10 @@ SchemaReport ServerStorageBase::run_startup(const CompiledSchema& schema, bool c
 }
 
 SchemaReport ServerStorageBase::ensure_schema(const CompiledSchema& schema) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(write_mutex_);
   std::string layouts = layouts_json(schema);
-  if (served_ && served_->version == schema.version && served_layouts_ == layouts) {
+  const std::shared_ptr<const CompiledSchema> current = served();
+  if (current && current->version == schema.version && served_layouts_ == layouts) {
     SchemaReport report;
     report.action = SchemaReport::Action::memoized;
     report.configured_version = schema.version;
@@ -45,18 +46,27 @@ SchemaReport ServerStorageBase::ensure_schema(const CompiledSchema& schema) {
     return report;
   }
   SchemaReport report = run_startup(schema, true);
-  served_ = schema;
+  {
+    std::lock_guard served_lock(served_mutex_);
+    served_ = std::make_shared<const CompiledSchema>(schema);
+  }
   served_layouts_ = std::move(layouts);
   return report;
 }
 
 SchemaReport ServerStorageBase::preview_schema(const CompiledSchema& schema) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(write_mutex_);
   return run_startup(schema, false);
 }
 
-const CompiledTable& ServerStorageBase::served_table(const std::string& table) const {
-  const CompiledTable* found = served_ ? served_->find(table) : nullptr;
+std::shared_ptr<const CompiledSchema> ServerStorageBase::served() const {
+  std::lock_guard lock(served_mutex_);
+  return served_;
+}
+
+const CompiledTable& ServerStorageBase::served_table(
+    const std::shared_ptr<const CompiledSchema>& served, const std::string& table) const {
+  const CompiledTable* found = served ? served->find(table) : nullptr;
   if (found == nullptr) throw UnknownTable(table);
   return *found;
 }
@@ -64,27 +74,63 @@ const CompiledTable& ServerStorageBase::served_table(const std::string& table) c
 std::optional<StoredRow> ServerStorageBase::get_row(const std::string& partition,
                                                     const std::string& table,
                                                     const std::string& row_id) {
-  std::lock_guard lock(mutex_);
-  return read_row(served_table(table), partition, row_id);
+  const auto schema = served();
+  const CompiledTable& served = served_table(schema, table);
+  std::lock_guard lock(read_mutex_);
+  return read_row(served, partition, row_id);
 }
 
 void ServerStorageBase::upsert_row(const std::string& partition, const std::string& table,
                                    const StoredRow& row) {
-  std::lock_guard lock(mutex_);
-  const CompiledTable& served = served_table(table);
+  const auto schema = served();
+  const CompiledTable& served = served_table(schema, table);
   const Row values = decode_row(served.layout(), row.payload);
+  std::lock_guard lock(write_mutex_);
   write_row(served, partition, row, values);
 }
 
 std::optional<Row> ServerStorageBase::read_projection(const std::string& partition,
                                                       const std::string& table,
                                                       const std::string& row_id) {
-  std::lock_guard lock(mutex_);
-  const CompiledTable& served = served_table(table);
+  const auto schema = served();
+  const CompiledTable& served = served_table(schema, table);
   if (!served.materialized) {
     throw InvalidArgument("table \"" + table + "\" is not materialized: it has no projection");
   }
+  std::lock_guard lock(read_mutex_);
   return read_projection_row(served, partition, row_id);
+}
+
+std::unique_ptr<PushTransaction> ServerStorageBase::begin(const std::string& partition) {
+  // No storage mutex: the session is a connection of its own, and BEGIN
+  // IMMEDIATE may wait for another push (SQLite) without holding up reads.
+  return std::make_unique<SqlPushTransaction>(partition, served(), open_push_session());
+}
+
+std::optional<push::StoredPushResult> ServerStorageBase::get_push_result(
+    const std::string& partition, const std::string& client_id,
+    const std::string& client_commit_id) {
+  std::optional<std::string> text;
+  {
+    std::lock_guard lock(read_mutex_);
+    text = read_push_result(partition, client_id, client_commit_id);
+  }
+  return stored_push_result(text);
+}
+
+std::int64_t ServerStorageBase::get_max_commit_seq(const std::string& partition) {
+  std::lock_guard lock(read_mutex_);
+  return read_max_commit_seq(partition);
+}
+
+std::vector<Commit> ServerStorageBase::read_commit_window(const std::string& partition,
+                                                          std::int64_t after_seq,
+                                                          std::int64_t limit) {
+  if (limit < 1) {
+    throw InvalidArgument("read_commit_window limit " + std::to_string(limit) + " is below 1");
+  }
+  std::lock_guard lock(read_mutex_);
+  return read_commits(partition, after_seq, limit);
 }
 
 }  // namespace ssp::storage

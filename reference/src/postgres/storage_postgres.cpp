@@ -12,6 +12,7 @@
 #include "ssp/storage/postgres_server_storage.hpp"
 #include "ssp/storage/storage_ddl.hpp"
 #include "ssp/storage/stored_scopes.hpp"
+#include "ssp/storage/storage_errors.hpp"
 #include "storage_postgres_values.hpp"
 
 namespace ssp::storage {
@@ -193,87 +194,345 @@ class PostgresSchemaSession final : public SchemaSession {
   std::string schema_;
 };
 
+// A connection for this storage: the configured schema first on the search
+// path, lock waits bounded by lock_wait_ms (then StorageError).
+std::unique_ptr<pqxx::connection> open_connection(const std::string& dsn,
+                                                  const std::string& schema,
+                                                  std::int64_t lock_wait_ms) {
+  auto connection = std::make_unique<pqxx::connection>(dsn);
+  pqxx::nontransaction settings(*connection);
+  settings.exec("SET search_path TO " + connection->quote_name(schema));
+  settings.exec("SET lock_timeout = " + std::to_string(lock_wait_ms));
+  return connection;
+}
+
+// --- Row and commit-log SQL on any transaction, shared by the storage-level
+// calls and the push session.
+
+std::string row_columns_sql(const std::string& alias = "") {
+  return alias + quote_identifier(kRowIdColumn) + ", " + alias +
+         quote_identifier(kServerVersionColumn) + ", " + alias + quote_identifier(kScopesColumn) +
+         "::text, " + alias + quote_identifier(kPayloadColumn);
+}
+
+StoredRow stored_row_from(const pqxx::row& row, const std::string& table) {
+  return StoredRow{row[0].c_str(), row[1].as<std::int64_t>(), parse_scopes_json(row[2].c_str(), table),
+                   bytes_of(row[3])};
+}
+
+std::optional<StoredRow> read_row_on(pqxx::transaction_base& txn, const CompiledTable& table,
+                                     const std::string& partition, const std::string& row_id) {
+  Params params;
+  const std::string sql = "SELECT " + row_columns_sql() + " FROM " +
+                          quote_identifier(table.name()) + where_row(params, partition, row_id);
+  const pqxx::result rows = params.exec(txn, sql);
+  if (rows.empty()) return std::nullopt;
+  return stored_row_from(rows[0], table.name());
+}
+
+// The app-row statement alone.
+void upsert_app_row_on(pqxx::transaction_base& txn, const CompiledTable& table,
+                       const std::string& partition, const StoredRow& row, const Row& values) {
+  const std::vector<std::string> columns = table_column_names(table);
+  Params params;
+  params.add(partition).add(row.row_id);
+  if (table.materialized) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      params.add(projection_text(values[i], table.columns()[i].type));
+    }
+  }
+  params.add(std::to_string(row.server_version)).add(scopes_json(row.scopes));
+  params.add(bytea_text(row.payload)).add(std::nullopt);
+  std::string names;
+  std::string placeholders;
+  std::string updates;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    names += (i ? ", " : "") + quote_identifier(columns[i]);
+    placeholders += (i ? ", $" : "$") + std::to_string(i + 1);
+    if (i >= 2) {
+      updates += (i > 2 ? ", " : "") + quote_identifier(columns[i]) + " = excluded." +
+                 quote_identifier(columns[i]);
+    }
+  }
+  params.exec(txn, "INSERT INTO " + quote_identifier(table.name()) + " (" + names + ") VALUES (" +
+                       placeholders + ") ON CONFLICT (" + quote_identifier(kPartitionColumn) +
+                       ", " + quote_identifier(kRowIdColumn) + ") DO UPDATE SET " + updates);
+}
+
+void replace_row_scopes_on(pqxx::transaction_base& txn, const CompiledTable& table,
+                           const std::string& partition, const StoredRow& row) {
+  txn.exec_params("DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
+                  partition, table.name(), row.row_id);
+  for (const auto& [variable, value] : row.scopes) {
+    txn.exec_params(
+        "INSERT INTO sync_row_scopes (partition, tbl, var, value, row_id) "
+        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+        partition, table.name(), variable, value, row.row_id);
+  }
+}
+
+std::optional<std::string> read_push_result_on(pqxx::transaction_base& txn,
+                                               const std::string& partition,
+                                               const std::string& client_id,
+                                               const std::string& client_commit_id) {
+  const pqxx::result rows = txn.exec_params(
+      "SELECT result::text FROM sync_push_results "
+      "WHERE partition = $1 AND client_id = $2 AND client_commit_id = $3",
+      partition, client_id, client_commit_id);
+  if (rows.empty()) return std::nullopt;
+  return std::string(rows[0][0].c_str());
+}
+
+bool is_constraint_violation(const pqxx::sql_error& error) {
+  return error.sqlstate().size() == 5 && error.sqlstate().compare(0, 2, "23") == 0;
+}
+
+// One push transaction: a connection of its own, BEGIN ISOLATION LEVEL READ
+// COMMITTED (design notes push.md Q1, R11), and statements sent as they come.
+// It never touches the storage's other connections, so while it holds the
+// partition lock it never waits for a second connection (push.md §2.2).
+class PostgresPushSession final : public PushSession {
+ public:
+  PostgresPushSession(const std::string& dsn, const std::string& schema, std::int64_t lock_wait_ms)
+      : connection_(open_connection(dsn, schema, lock_wait_ms)), txn_(*connection_) {
+    txn_.exec("BEGIN ISOLATION LEVEL READ COMMITTED");
+    open_ = true;
+  }
+  ~PostgresPushSession() override { rollback(); }
+
+  // The lock is the partition's sync_partitions row (push.md Q2): the row
+  // append_commit's counter updates, so every push and every append contend
+  // on one row. The savepoint comes after the lock: rolling back to it keeps
+  // the lock.
+  void lock_partition(const std::string& partition) override {
+    guarded([&] {
+      txn_.exec_params(
+          "INSERT INTO sync_partitions (partition, max_commit_seq) VALUES ($1, 0) "
+          "ON CONFLICT (partition) DO NOTHING",
+          partition);
+      txn_.exec_params("SELECT max_commit_seq FROM sync_partitions WHERE partition = $1 FOR UPDATE",
+                       partition);
+      txn_.exec("SAVEPOINT syncular_push_candidate");
+      return 0;
+    });
+  }
+  void rollback_to_candidate() override {
+    guarded([&] {
+      txn_.exec("ROLLBACK TO SAVEPOINT syncular_push_candidate");
+      txn_.exec("RELEASE SAVEPOINT syncular_push_candidate");
+      return 0;
+    });
+  }
+
+  std::optional<std::string> read_push_result(const std::string& partition,
+                                              const std::string& client_id,
+                                              const std::string& client_commit_id) override {
+    return guarded(
+        [&] { return read_push_result_on(txn_, partition, client_id, client_commit_id); });
+  }
+  void insert_push_result(const std::string& partition, const std::string& client_id,
+                          const std::string& client_commit_id,
+                          const std::string& result_json) override {
+    guarded([&] {
+      txn_.exec_params(
+          "INSERT INTO sync_push_results (partition, client_id, client_commit_id, result) "
+          "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+          partition, client_id, client_commit_id, result_json);
+      return 0;
+    });
+  }
+
+  std::optional<StoredRow> read_row(const CompiledTable& table, const std::string& partition,
+                                    const std::string& row_id) override {
+    return guarded([&] { return read_row_on(txn_, table, partition, row_id); });
+  }
+
+  std::vector<StoredRow> scan_rows(const std::string& partition,
+                                   const CheckedScan& scan) override {
+    return guarded([&] {
+      const std::string row_id = "t." + quote_identifier(kRowIdColumn);
+      Params params;
+      std::string sql = "SELECT " + row_columns_sql("t.") + " FROM " +
+                        quote_identifier(scan.table->name()) + " t WHERE t." +
+                        quote_identifier(kPartitionColumn) + " = " + params.next_placeholder();
+      params.add(partition);
+      if (scan.after_row_id) {
+        sql += " AND " + row_id + " COLLATE \"C\" > " + params.next_placeholder();
+        params.add(*scan.after_row_id);
+      }
+      for (const auto& [variable, values] : scan.scope_filter) {
+        sql += " AND EXISTS (SELECT 1 FROM sync_row_scopes s WHERE s.partition = " +
+               params.next_placeholder();
+        params.add(partition);
+        sql += " AND s.tbl = " + params.next_placeholder();
+        params.add(scan.table->name());
+        sql += " AND s.row_id = " + row_id + " AND s.var = " + params.next_placeholder();
+        params.add(variable);
+        sql += " AND s.value IN (";
+        for (std::size_t i = 0; i < values.size(); ++i) {
+          sql += (i ? ", " : "") + params.next_placeholder();
+          params.add(values[i]);
+        }
+        sql += "))";
+      }
+      // COLLATE "C": byte order, the order SQLite scans in.
+      sql += " ORDER BY " + row_id + " COLLATE \"C\" LIMIT " + std::to_string(scan.limit);
+      std::vector<StoredRow> rows;
+      for (const auto& row : params.exec(txn_, sql)) {
+        rows.push_back(stored_row_from(row, scan.table->name()));
+      }
+      return rows;
+    });
+  }
+
+  // The app-row statement runs under a savepoint of its own: a constraint
+  // violation (SQLSTATE class 23) aborts only that statement, so the
+  // transaction stays usable whether or not the partition lock was taken
+  // (docs/decisions.md, constraint isolation).
+  void write_row(const CompiledTable& table, const std::string& partition, const StoredRow& row,
+                 const Row& values, std::int64_t op_index) override {
+    guarded([&] {
+      txn_.exec("SAVEPOINT syncular_row_write");
+      try {
+        upsert_app_row_on(txn_, table, partition, row, values);
+      } catch (const pqxx::sql_error& error) {
+        if (!is_constraint_violation(error)) throw;
+        txn_.exec("ROLLBACK TO SAVEPOINT syncular_row_write");
+        txn_.exec("RELEASE SAVEPOINT syncular_row_write");
+        throw StorageConstraintError(op_index);
+      }
+      txn_.exec("RELEASE SAVEPOINT syncular_row_write");
+      replace_row_scopes_on(txn_, table, partition, row);
+      return 0;
+    });
+  }
+
+  void delete_row(const CompiledTable& table, const std::string& partition,
+                  const std::string& row_id) override {
+    guarded([&] {
+      Params params;
+      params.exec(txn_, "DELETE FROM " + quote_identifier(table.name()) +
+                            where_row(params, partition, row_id));
+      txn_.exec_params("DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
+                       partition, table.name(), row_id);
+      txn_.exec_params("DELETE FROM sync_blob_refs WHERE partition = $1 AND tbl = $2 AND row_id = $3",
+                       partition, table.name(), row_id);
+      return 0;
+    });
+  }
+
+  // One atomic statement: the row lock it takes serializes same-partition
+  // appends to commit, and a rollback undoes the increment (no gap, D-1).
+  std::int64_t next_commit_seq(const std::string& partition) override {
+    return guarded([&] {
+      const pqxx::result rows = txn_.exec_params(
+          "INSERT INTO sync_partitions (partition, max_commit_seq) VALUES ($1, 1) "
+          "ON CONFLICT (partition) DO UPDATE SET max_commit_seq = sync_partitions.max_commit_seq + 1 "
+          "RETURNING max_commit_seq",
+          partition);
+      return rows[0][0].as<std::int64_t>();
+    });
+  }
+
+  void write_commit(const std::string& partition, std::int64_t commit_seq,
+                    const CommitEntry& entry, const std::vector<ChangeScope>& scopes) override {
+    guarded([&] {
+      txn_.exec_params(
+          "INSERT INTO sync_commits (partition, commit_seq, client_id, client_commit_id, "
+          "actor_id, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+          partition, commit_seq, entry.client_id, entry.client_commit_id, entry.actor_id,
+          entry.created_at_ms);
+      for (std::size_t idx = 0; idx < entry.changes.size(); ++idx) {
+        const Change& change = entry.changes[idx];
+        const bool upsert = change.op == ChangeOp::upsert;
+        Params params;
+        params.add(partition)
+            .add(std::to_string(commit_seq))
+            .add(std::to_string(idx))
+            .add(change.table)
+            .add(change.row_id)
+            .add(std::to_string(static_cast<int>(change.op)))
+            .add(upsert && change.row_version ? std::optional(std::to_string(*change.row_version))
+                                              : std::nullopt)
+            .add(scopes_json(change.scopes))
+            .add(upsert && change.payload ? std::optional(bytea_text(*change.payload))
+                                          : std::nullopt);
+        params.exec(txn_,
+                    "INSERT INTO sync_changes (partition, commit_seq, idx, tbl, row_id, op, "
+                    "row_version, scopes, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)");
+      }
+      for (const ChangeScope& scope : scopes) {
+        txn_.exec_params(
+            "INSERT INTO sync_change_scopes (partition, tbl, var, value, commit_seq) "
+            "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+            partition, scope.table, scope.variable, scope.value, commit_seq);
+      }
+      return 0;
+    });
+  }
+
+  void commit() override {
+    open_ = false;
+    guarded([&] {
+      txn_.exec("COMMIT");
+      return 0;
+    });
+  }
+  void rollback() noexcept override {
+    if (!open_) return;
+    open_ = false;
+    try {
+      txn_.exec("ROLLBACK");
+    } catch (...) {
+      // The connection closes with the session; the server rolls back then.
+    }
+  }
+
+ private:
+  std::unique_ptr<pqxx::connection> connection_;
+  pqxx::nontransaction txn_;
+  bool open_ = false;
+};
+
 class PostgresServerStorage final : public ServerStorageBase {
  public:
   PostgresServerStorage(const std::string& dsn, std::string schema, ServerStorageOptions options)
-      : ServerStorageBase(std::move(options)), schema_(std::move(schema)) {
+      : ServerStorageBase(std::move(options)), dsn_(dsn), schema_(std::move(schema)) {
     guarded([&] {
-      connection_ = std::make_unique<pqxx::connection>(dsn);
-      pqxx::nontransaction settings(*connection_);
-      settings.exec("SET search_path TO " + connection_->quote_name(schema_));
-      settings.exec("SET lock_timeout = " + std::to_string(this->options().lock_wait_ms));
+      writer_ = open_connection(dsn_, schema_, this->options().lock_wait_ms);
+      reader_ = open_connection(dsn_, schema_, this->options().lock_wait_ms);
       return 0;
     });
   }
 
  protected:
   std::unique_ptr<SchemaSession> begin_schema_session() override {
-    return guarded([&] { return std::make_unique<PostgresSchemaSession>(*connection_, schema_); });
-  }
-
-  std::optional<StoredRow> read_row(const CompiledTable& table, const std::string& partition,
-                                    const std::string& row_id) override {
-    return guarded([&]() -> std::optional<StoredRow> {
-      pqxx::work txn(*connection_);
-      Params params;
-      const std::string sql = "SELECT " + quote_identifier(kServerVersionColumn) + ", " +
-                              quote_identifier(kScopesColumn) + "::text, " +
-                              quote_identifier(kPayloadColumn) + " FROM " +
-                              quote_identifier(table.name()) + where_row(params, partition, row_id);
-      const pqxx::result rows = params.exec(txn, sql);
-      if (rows.empty()) return std::nullopt;
-      return StoredRow{row_id, rows[0][0].as<std::int64_t>(),
-                       parse_scopes_json(rows[0][1].c_str(), table.name()), bytes_of(rows[0][2])};
-    });
+    return guarded([&] { return std::make_unique<PostgresSchemaSession>(*writer_, schema_); });
   }
 
   void write_row(const CompiledTable& table, const std::string& partition, const StoredRow& row,
                  const Row& values) override {
     guarded([&] {
-      const std::vector<std::string> columns = table_column_names(table);
-      Params params;
-      params.add(partition).add(row.row_id);
-      if (table.materialized) {
-        for (std::size_t i = 0; i < values.size(); ++i) {
-          params.add(projection_text(values[i], table.columns()[i].type));
-        }
-      }
-      params.add(std::to_string(row.server_version)).add(scopes_json(row.scopes));
-      params.add(bytea_text(row.payload)).add(std::nullopt);
-      std::string names;
-      std::string placeholders;
-      std::string updates;
-      for (std::size_t i = 0; i < columns.size(); ++i) {
-        names += (i ? ", " : "") + quote_identifier(columns[i]);
-        placeholders += (i ? ", $" : "$") + std::to_string(i + 1);
-        if (i >= 2) {
-          updates += (i > 2 ? ", " : "") + quote_identifier(columns[i]) + " = excluded." +
-                     quote_identifier(columns[i]);
-        }
-      }
-      pqxx::work txn(*connection_);
-      params.exec(txn, "INSERT INTO " + quote_identifier(table.name()) + " (" + names +
-                           ") VALUES (" + placeholders + ") ON CONFLICT (" +
-                           quote_identifier(kPartitionColumn) + ", " +
-                           quote_identifier(kRowIdColumn) + ") DO UPDATE SET " + updates);
-      txn.exec_params(
-          "DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
-          partition, table.name(), row.row_id);
-      for (const auto& [variable, value] : row.scopes) {
-        txn.exec_params(
-            "INSERT INTO sync_row_scopes (partition, tbl, var, value, row_id) "
-            "VALUES ($1, $2, $3, $4, $5)",
-            partition, table.name(), variable, value, row.row_id);
-      }
+      pqxx::work txn(*writer_);
+      upsert_app_row_on(txn, table, partition, row, values);
+      replace_row_scopes_on(txn, table, partition, row);
       txn.commit();
       return 0;
+    });
+  }
+
+  std::optional<StoredRow> read_row(const CompiledTable& table, const std::string& partition,
+                                    const std::string& row_id) override {
+    return guarded([&] {
+      pqxx::work txn(*reader_);
+      return read_row_on(txn, table, partition, row_id);
     });
   }
 
   std::optional<Row> read_projection_row(const CompiledTable& table, const std::string& partition,
                                          const std::string& row_id) override {
     return guarded([&]() -> std::optional<Row> {
-      pqxx::work txn(*connection_);
+      pqxx::work txn(*reader_);
       std::string names;
       for (const Column& column : table.columns()) {
         names += (names.empty() ? "" : ", ") + quote_identifier(column.name) + "::text";
@@ -294,9 +553,89 @@ class PostgresServerStorage final : public ServerStorageBase {
     });
   }
 
+  std::optional<std::string> read_push_result(const std::string& partition,
+                                              const std::string& client_id,
+                                              const std::string& client_commit_id) override {
+    return guarded([&]() -> std::optional<std::string> {
+      pqxx::work txn(*reader_);
+      if (!has_table(txn, "sync_push_results")) return std::nullopt;
+      return read_push_result_on(txn, partition, client_id, client_commit_id);
+    });
+  }
+
+  std::int64_t read_max_commit_seq(const std::string& partition) override {
+    return guarded([&]() -> std::int64_t {
+      pqxx::work txn(*reader_);
+      if (!has_table(txn, "sync_partitions")) return 0;
+      const pqxx::result rows = txn.exec_params(
+          "SELECT max_commit_seq FROM sync_partitions WHERE partition = $1", partition);
+      return rows.empty() ? 0 : rows[0][0].as<std::int64_t>();
+    });
+  }
+
+  std::vector<Commit> read_commits(const std::string& partition, std::int64_t after_seq,
+                                   std::int64_t limit) override {
+    return guarded([&] {
+      // One snapshot for both statements.
+      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>
+          txn(*reader_);
+      std::vector<Commit> commits;
+      if (!has_table(txn, "sync_commits")) return commits;
+      for (const auto& row : txn.exec_params(
+               "SELECT commit_seq, client_id, client_commit_id, actor_id, created_at_ms "
+               "FROM sync_commits WHERE partition = $1 AND commit_seq > $2 "
+               "ORDER BY commit_seq LIMIT $3",
+               partition, after_seq, limit)) {
+        Commit commit;
+        commit.commit_seq = row[0].as<std::int64_t>();
+        commit.entry.client_id = row[1].c_str();
+        commit.entry.client_commit_id = row[2].c_str();
+        commit.entry.actor_id = row[3].c_str();
+        commit.entry.created_at_ms = row[4].as<std::int64_t>();
+        commits.push_back(std::move(commit));
+      }
+      if (commits.empty()) return commits;
+      std::size_t at = 0;
+      for (const auto& row : txn.exec_params(
+               "SELECT commit_seq, tbl, row_id, op, row_version, scopes::text, payload "
+               "FROM sync_changes WHERE partition = $1 AND commit_seq >= $2 AND commit_seq <= $3 "
+               "ORDER BY commit_seq, idx",
+               partition, commits.front().commit_seq, commits.back().commit_seq)) {
+        const auto seq = row[0].as<std::int64_t>();
+        while (at < commits.size() && commits[at].commit_seq < seq) ++at;
+        if (at == commits.size() || commits[at].commit_seq != seq) continue;
+        Change change;
+        change.table = row[1].c_str();
+        change.row_id = row[2].c_str();
+        change.op = row[3].as<int>() == 2 ? ChangeOp::remove : ChangeOp::upsert;
+        if (!row[4].is_null()) change.row_version = row[4].as<std::int64_t>();
+        change.scopes = parse_scopes_json(row[5].c_str(), change.table);
+        if (!row[6].is_null()) change.payload = bytes_of(row[6]);
+        commits[at].entry.changes.push_back(std::move(change));
+      }
+      txn.commit();
+      return commits;
+    });
+  }
+
+  std::unique_ptr<PushSession> open_push_session() override {
+    return guarded([&] {
+      return std::make_unique<PostgresPushSession>(dsn_, schema_, options().lock_wait_ms);
+    });
+  }
+
  private:
+  // Before the first ensure_schema the core tables may not exist yet; a read
+  // then answers "nothing stored" rather than a missing-table error.
+  static bool has_table(pqxx::transaction_base& txn, const char* name) {
+    return !txn.exec_params("SELECT 1 FROM pg_class WHERE oid = to_regclass($1)", std::string(name))
+                .empty();
+  }
+
+  std::string dsn_;
   std::string schema_;
-  std::unique_ptr<pqxx::connection> connection_;
+  std::unique_ptr<pqxx::connection> writer_;
+  std::unique_ptr<pqxx::connection> reader_;
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "ssp/storage/sqlite_server_storage.hpp"
 #include "ssp/storage/storage_ddl.hpp"
 #include "ssp/storage/stored_scopes.hpp"
+#include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {
 namespace {
@@ -59,6 +60,16 @@ class ValueStatement {
     if (rc == SQLITE_ROW) return true;
     if (rc != SQLITE_DONE) fail("step");
     return false;
+  }
+
+  // Runs a statement without results. False when it violated a constraint
+  // (SQLITE_CONSTRAINT_*): SQLite then undid the statement alone and the
+  // transaction is still open.
+  bool run_unless_constraint() {
+    const int rc = sqlite3_step(stmt_);
+    if ((rc & 0xff) == SQLITE_CONSTRAINT) return false;
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) fail("step");
+    return true;
   }
 
   // Result column `index` (0-based) as a value of `type`.
@@ -215,84 +226,302 @@ class SqliteSchemaSession final : public SchemaSession {
   Transaction transaction_;
 };
 
-class SqliteServerStorage final : public ServerStorageBase {
- public:
-  SqliteServerStorage(const std::string& path, ServerStorageOptions options)
-      : ServerStorageBase(std::move(options)),
-        connection_(path, false, this->options().lock_wait_ms) {}
+// --- Row and commit-log SQL on any connection, shared by the storage-level
+// calls and the push session.
 
- protected:
-  std::unique_ptr<SchemaSession> begin_schema_session() override {
-    return std::make_unique<SqliteSchemaSession>(connection_);
+StoredRow stored_row_from(const Statement& read, const std::string& row_id,
+                          const std::string& table) {
+  const auto payload = read.blob("payload");
+  return StoredRow{row_id, read.integer("version"), parse_scopes_json(read.text("scopes"), table),
+                   Bytes(payload.begin(), payload.end())};
+}
+
+std::string row_columns_sql() {
+  return quote_identifier(kRowIdColumn) + " AS row_id, " +
+         quote_identifier(kServerVersionColumn) + " AS version, " +
+         quote_identifier(kScopesColumn) + " AS scopes, " + quote_identifier(kPayloadColumn) +
+         " AS payload";
+}
+
+std::optional<StoredRow> read_row_on(Connection& connection, const CompiledTable& table,
+                                     const std::string& partition, const std::string& row_id) {
+  Statement read = connection.prepare("SELECT " + row_columns_sql() + " FROM " +
+                                      quote_identifier(table.name()) + where_row());
+  read.bind(1, std::string_view(partition)).bind(2, std::string_view(row_id));
+  if (!read.step()) return std::nullopt;
+  return stored_row_from(read, row_id, table.name());
+}
+
+// False when the row statement violated a constraint (nothing written).
+bool write_row_on(Connection& connection, const CompiledTable& table,
+                  const std::string& partition, const StoredRow& row, const Row& values) {
+  const std::vector<std::string> columns = table_column_names(table);
+  std::string updates;
+  for (std::size_t i = 2; i < columns.size(); ++i) {
+    updates += (i > 2 ? ", " : "") + quote_identifier(columns[i]) + " = excluded." +
+               quote_identifier(columns[i]);
+  }
+  {
+    ValueStatement upsert(connection, "INSERT INTO " + quote_identifier(table.name()) + " (" +
+                                          comma_separated(columns) + ") VALUES (" +
+                                          placeholders(columns.size()) + ") ON CONFLICT (" +
+                                          comma_separated({columns[0], columns[1]}) +
+                                          ") DO UPDATE SET " + updates);
+    int next = 1;
+    upsert.bind(next++, partition);
+    upsert.bind(next++, row.row_id);
+    if (table.materialized) {
+      for (const RowValue& value : values) upsert.bind(next++, value);
+    }
+    upsert.bind(next++, row.server_version);
+    upsert.bind(next++, scopes_json(row.scopes));
+    upsert.bind(next++, row.payload);
+    upsert.bind(next, std::monostate{});
+    if (!upsert.run_unless_constraint()) return false;
+  }
+  connection.prepare("DELETE FROM sync_row_scopes WHERE partition = ? AND tbl = ? AND row_id = ?")
+      .bind(1, std::string_view(partition))
+      .bind(2, std::string_view(table.name()))
+      .bind(3, std::string_view(row.row_id))
+      .run();
+  Statement insert = connection.prepare(
+      "INSERT OR IGNORE INTO sync_row_scopes (partition, tbl, var, value, row_id) "
+      "VALUES (?, ?, ?, ?, ?)");
+  for (const auto& [variable, value] : row.scopes) {
+    insert.bind(1, std::string_view(partition))
+        .bind(2, std::string_view(table.name()))
+        .bind(3, std::string_view(variable))
+        .bind(4, std::string_view(value))
+        .bind(5, std::string_view(row.row_id))
+        .run();
+    insert.reset();
+  }
+  return true;
+}
+
+std::optional<std::string> read_push_result_on(Connection& connection,
+                                               const std::string& partition,
+                                               const std::string& client_id,
+                                               const std::string& client_commit_id) {
+  Statement read = connection.prepare(
+      "SELECT result FROM sync_push_results "
+      "WHERE partition = ? AND client_id = ? AND client_commit_id = ?");
+  read.bind(1, std::string_view(partition))
+      .bind(2, std::string_view(client_id))
+      .bind(3, std::string_view(client_commit_id));
+  if (!read.step()) return std::nullopt;
+  return read.text("result");
+}
+
+class SqlitePushSession final : public PushSession {
+ public:
+  SqlitePushSession(const std::string& path, std::int64_t lock_wait_ms)
+      : connection_(path, false, lock_wait_ms) {
+    // Takes the database writer lock now, waiting up to busy_timeout.
+    connection_.exec("BEGIN IMMEDIATE");
+    open_ = true;
+  }
+  ~SqlitePushSession() override { rollback(); }
+
+  // The writer lock is already held since BEGIN IMMEDIATE.
+  void lock_partition(const std::string&) override {
+    connection_.exec("SAVEPOINT syncular_push_candidate");
+  }
+  void rollback_to_candidate() override {
+    connection_.exec(
+        "ROLLBACK TO SAVEPOINT syncular_push_candidate; RELEASE SAVEPOINT syncular_push_candidate");
+  }
+
+  std::optional<std::string> read_push_result(const std::string& partition,
+                                              const std::string& client_id,
+                                              const std::string& client_commit_id) override {
+    return read_push_result_on(connection_, partition, client_id, client_commit_id);
+  }
+  void insert_push_result(const std::string& partition, const std::string& client_id,
+                          const std::string& client_commit_id,
+                          const std::string& result_json) override {
+    connection_
+        .prepare(
+            "INSERT OR IGNORE INTO sync_push_results "
+            "(partition, client_id, client_commit_id, result) VALUES (?, ?, ?, ?)")
+        .bind(1, std::string_view(partition))
+        .bind(2, std::string_view(client_id))
+        .bind(3, std::string_view(client_commit_id))
+        .bind(4, std::string_view(result_json))
+        .run();
   }
 
   std::optional<StoredRow> read_row(const CompiledTable& table, const std::string& partition,
                                     const std::string& row_id) override {
-    Statement read = connection_.prepare(
-        "SELECT " + quote_identifier(kServerVersionColumn) + " AS version, " +
-        quote_identifier(kScopesColumn) + " AS scopes, " + quote_identifier(kPayloadColumn) +
-        " AS payload FROM " + quote_identifier(table.name()) + where_row());
-    read.bind(1, std::string_view(partition)).bind(2, std::string_view(row_id));
-    if (!read.step()) return std::nullopt;
-    const auto payload = read.blob("payload");
-    return StoredRow{row_id, read.integer("version"),
-                     parse_scopes_json(read.text("scopes"), table.name()),
-                     Bytes(payload.begin(), payload.end())};
+    return read_row_on(connection_, table, partition, row_id);
+  }
+
+  std::vector<StoredRow> scan_rows(const std::string& partition,
+                                   const CheckedScan& scan) override {
+    const std::string row_id = "t." + quote_identifier(kRowIdColumn);
+    std::string sql = "SELECT " + row_columns_sql() + " FROM " +
+                      quote_identifier(scan.table->name()) + " t WHERE t." +
+                      quote_identifier(kPartitionColumn) + " = ?";
+    if (scan.after_row_id) sql += " AND " + row_id + " > ?";
+    for (const auto& [variable, values] : scan.scope_filter) {
+      sql +=
+          " AND EXISTS (SELECT 1 FROM sync_row_scopes s WHERE s.partition = ? AND s.tbl = ? "
+          "AND s.row_id = " +
+          row_id + " AND s.var = ? AND s.value IN (" + placeholders(values.size()) + "))";
+    }
+    sql += " ORDER BY " + row_id + " LIMIT ?";
+    Statement read = connection_.prepare(sql);
+    int next = 1;
+    read.bind(next++, std::string_view(partition));
+    if (scan.after_row_id) read.bind(next++, std::string_view(*scan.after_row_id));
+    for (const auto& [variable, values] : scan.scope_filter) {
+      read.bind(next++, std::string_view(partition));
+      read.bind(next++, std::string_view(scan.table->name()));
+      read.bind(next++, std::string_view(variable));
+      for (const std::string& value : values) read.bind(next++, std::string_view(value));
+    }
+    read.bind(next, scan.limit);
+    std::vector<StoredRow> rows;
+    while (read.step()) rows.push_back(stored_row_from(read, read.text("row_id"), scan.table->name()));
+    return rows;
+  }
+
+  void write_row(const CompiledTable& table, const std::string& partition, const StoredRow& row,
+                 const Row& values, std::int64_t op_index) override {
+    if (!write_row_on(connection_, table, partition, row, values)) {
+      throw StorageConstraintError(op_index);
+    }
+  }
+
+  void delete_row(const CompiledTable& table, const std::string& partition,
+                  const std::string& row_id) override {
+    connection_
+        .prepare("DELETE FROM " + quote_identifier(table.name()) + where_row())
+        .bind(1, std::string_view(partition))
+        .bind(2, std::string_view(row_id))
+        .run();
+    for (const char* sql : {"DELETE FROM sync_row_scopes WHERE partition = ? AND tbl = ? AND row_id = ?",
+                            "DELETE FROM sync_blob_refs WHERE partition = ? AND tbl = ? AND row_id = ?"}) {
+      connection_.prepare(sql)
+          .bind(1, std::string_view(partition))
+          .bind(2, std::string_view(table.name()))
+          .bind(3, std::string_view(row_id))
+          .run();
+    }
+  }
+
+  std::int64_t next_commit_seq(const std::string& partition) override {
+    // Inside the transaction holding the writer lock: no other writer can
+    // interleave, and a rollback undoes the increment (dense, D-1).
+    Statement next = connection_.prepare(
+        "INSERT INTO sync_partitions (partition, max_commit_seq) VALUES (?, 1) "
+        "ON CONFLICT (partition) DO UPDATE SET max_commit_seq = max_commit_seq + 1 "
+        "RETURNING max_commit_seq");
+    next.bind(1, std::string_view(partition));
+    if (!next.step()) throw StorageError("SqliteServerStorage: commit counter returned no row");
+    const std::int64_t seq = next.integer("max_commit_seq");
+    next.run();
+    return seq;
+  }
+
+  void write_commit(const std::string& partition, std::int64_t commit_seq,
+                    const CommitEntry& entry, const std::vector<ChangeScope>& scopes) override {
+    connection_
+        .prepare(
+            "INSERT INTO sync_commits (partition, commit_seq, client_id, client_commit_id, "
+            "actor_id, created_at_ms) VALUES (?, ?, ?, ?, ?, ?)")
+        .bind(1, std::string_view(partition))
+        .bind(2, commit_seq)
+        .bind(3, std::string_view(entry.client_id))
+        .bind(4, std::string_view(entry.client_commit_id))
+        .bind(5, std::string_view(entry.actor_id))
+        .bind(6, entry.created_at_ms)
+        .run();
+    for (std::size_t idx = 0; idx < entry.changes.size(); ++idx) {
+      const Change& change = entry.changes[idx];
+      ValueStatement insert(connection_,
+                            "INSERT INTO sync_changes (partition, commit_seq, idx, tbl, row_id, op, "
+                            "row_version, scopes, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      const bool upsert = change.op == ChangeOp::upsert;
+      insert.bind(1, partition);
+      insert.bind(2, commit_seq);
+      insert.bind(3, static_cast<std::int64_t>(idx));
+      insert.bind(4, change.table);
+      insert.bind(5, change.row_id);
+      insert.bind(6, static_cast<std::int64_t>(change.op));
+      insert.bind(7, upsert && change.row_version ? RowValue{*change.row_version}
+                                                  : RowValue{std::monostate{}});
+      insert.bind(8, scopes_json(change.scopes));
+      insert.bind(9, upsert && change.payload ? RowValue{*change.payload}
+                                              : RowValue{std::monostate{}});
+      insert.step();
+    }
+    Statement scope = connection_.prepare(
+        "INSERT OR IGNORE INTO sync_change_scopes (partition, tbl, var, value, commit_seq) "
+        "VALUES (?, ?, ?, ?, ?)");
+    for (const ChangeScope& entry_scope : scopes) {
+      scope.bind(1, std::string_view(partition))
+          .bind(2, std::string_view(entry_scope.table))
+          .bind(3, std::string_view(entry_scope.variable))
+          .bind(4, std::string_view(entry_scope.value))
+          .bind(5, commit_seq)
+          .run();
+      scope.reset();
+    }
+  }
+
+  void commit() override {
+    connection_.exec("COMMIT");
+    open_ = false;
+  }
+  void rollback() noexcept override {
+    if (!open_) return;
+    open_ = false;
+    sqlite3_exec(connection_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+
+ private:
+  Connection connection_;
+  bool open_ = false;
+};
+
+class SqliteServerStorage final : public ServerStorageBase {
+ public:
+  SqliteServerStorage(const std::string& path, ServerStorageOptions options)
+      : ServerStorageBase(std::move(options)),
+        path_(path),
+        writer_(path, false, this->options().lock_wait_ms),
+        reader_(path, false, this->options().lock_wait_ms) {
+    // WAL: readers see the last committed state while a push holds the
+    // writer lock (design notes push.md Q5). Persistent in the file.
+    writer_.exec("PRAGMA journal_mode=WAL");
+  }
+
+ protected:
+  std::unique_ptr<SchemaSession> begin_schema_session() override {
+    return std::make_unique<SqliteSchemaSession>(writer_);
   }
 
   void write_row(const CompiledTable& table, const std::string& partition, const StoredRow& row,
                  const Row& values) override {
-    const std::vector<std::string> columns = table_column_names(table);
-    std::string updates;
-    for (std::size_t i = 2; i < columns.size(); ++i) {
-      updates += (i > 2 ? ", " : "") + quote_identifier(columns[i]) + " = excluded." +
-                 quote_identifier(columns[i]);
-    }
-    Transaction transaction(connection_, Transaction::Kind::write);
-    {
-      ValueStatement upsert(connection_, "INSERT INTO " + quote_identifier(table.name()) + " (" +
-                                             comma_separated(columns) + ") VALUES (" +
-                                             placeholders(columns.size()) + ") ON CONFLICT (" +
-                                             comma_separated({columns[0], columns[1]}) +
-                                             ") DO UPDATE SET " + updates);
-      int next = 1;
-      upsert.bind(next++, partition);
-      upsert.bind(next++, row.row_id);
-      if (table.materialized) {
-        for (const RowValue& value : values) upsert.bind(next++, value);
-      }
-      upsert.bind(next++, row.server_version);
-      upsert.bind(next++, scopes_json(row.scopes));
-      upsert.bind(next++, row.payload);
-      upsert.bind(next, std::monostate{});
-      upsert.step();
-    }
-    connection_
-        .prepare("DELETE FROM sync_row_scopes WHERE partition = ? AND tbl = ? AND row_id = ?")
-        .bind(1, std::string_view(partition))
-        .bind(2, std::string_view(table.name()))
-        .bind(3, std::string_view(row.row_id))
-        .run();
-    Statement insert = connection_.prepare(
-        "INSERT INTO sync_row_scopes (partition, tbl, var, value, row_id) VALUES (?, ?, ?, ?, ?)");
-    for (const auto& [variable, value] : row.scopes) {
-      insert.bind(1, std::string_view(partition))
-          .bind(2, std::string_view(table.name()))
-          .bind(3, std::string_view(variable))
-          .bind(4, std::string_view(value))
-          .bind(5, std::string_view(row.row_id))
-          .run();
-      insert.reset();
+    Transaction transaction(writer_, Transaction::Kind::write);
+    if (!write_row_on(writer_, table, partition, row, values)) {
+      throw StorageError("SqliteServerStorage: application row violates a relational constraint");
     }
     transaction.commit();
+  }
+
+  std::optional<StoredRow> read_row(const CompiledTable& table, const std::string& partition,
+                                    const std::string& row_id) override {
+    return read_row_on(reader_, table, partition, row_id);
   }
 
   std::optional<Row> read_projection_row(const CompiledTable& table, const std::string& partition,
                                          const std::string& row_id) override {
     std::vector<std::string> names;
     for (const Column& column : table.columns()) names.push_back(column.name);
-    ValueStatement read(connection_, "SELECT " + comma_separated(names) + " FROM " +
-                                         quote_identifier(table.name()) + where_row());
+    ValueStatement read(reader_, "SELECT " + comma_separated(names) + " FROM " +
+                                     quote_identifier(table.name()) + where_row());
     read.bind(1, partition);
     read.bind(2, row_id);
     if (!read.step()) return std::nullopt;
@@ -303,8 +532,89 @@ class SqliteServerStorage final : public ServerStorageBase {
     return values;
   }
 
+  std::optional<std::string> read_push_result(const std::string& partition,
+                                              const std::string& client_id,
+                                              const std::string& client_commit_id) override {
+    if (!has_table("sync_push_results")) return std::nullopt;
+    return read_push_result_on(reader_, partition, client_id, client_commit_id);
+  }
+
+  std::int64_t read_max_commit_seq(const std::string& partition) override {
+    if (!has_table("sync_partitions")) return 0;
+    Statement read =
+        reader_.prepare("SELECT max_commit_seq FROM sync_partitions WHERE partition = ?");
+    read.bind(1, std::string_view(partition));
+    return read.step() ? read.integer("max_commit_seq") : 0;
+  }
+
+  std::vector<Commit> read_commits(const std::string& partition, std::int64_t after_seq,
+                                   std::int64_t limit) override {
+    if (!has_table("sync_commits")) return {};
+    Transaction snapshot(reader_, Transaction::Kind::read);
+    std::vector<Commit> commits;
+    {
+      Statement read = reader_.prepare(
+          "SELECT commit_seq, client_id, client_commit_id, actor_id, created_at_ms "
+          "FROM sync_commits WHERE partition = ? AND commit_seq > ? ORDER BY commit_seq LIMIT ?");
+      read.bind(1, std::string_view(partition)).bind(2, after_seq).bind(3, limit);
+      while (read.step()) {
+        Commit commit;
+        commit.commit_seq = read.integer("commit_seq");
+        commit.entry.client_id = read.text("client_id");
+        commit.entry.client_commit_id = read.text("client_commit_id");
+        commit.entry.actor_id = read.text("actor_id");
+        commit.entry.created_at_ms = read.integer("created_at_ms");
+        commits.push_back(std::move(commit));
+      }
+    }
+    if (commits.empty()) return commits;
+    ValueStatement changes(reader_,
+                           "SELECT commit_seq, tbl, row_id, op, row_version, scopes, payload "
+                           "FROM sync_changes WHERE partition = ? AND commit_seq >= ? AND "
+                           "commit_seq <= ? ORDER BY commit_seq, idx");
+    changes.bind(1, partition);
+    changes.bind(2, commits.front().commit_seq);
+    changes.bind(3, commits.back().commit_seq);
+    std::size_t at = 0;
+    while (changes.step()) {
+      const auto seq = std::get<std::int64_t>(changes.read(0, ColumnType::integer));
+      while (at < commits.size() && commits[at].commit_seq < seq) ++at;
+      if (at == commits.size() || commits[at].commit_seq != seq) continue;
+      Change change;
+      change.table = std::get<std::string>(changes.read(1, ColumnType::string));
+      change.row_id = std::get<std::string>(changes.read(2, ColumnType::string));
+      change.op = std::get<std::int64_t>(changes.read(3, ColumnType::integer)) == 2
+                      ? ChangeOp::remove
+                      : ChangeOp::upsert;
+      const RowValue version = changes.read(4, ColumnType::integer);
+      if (const auto* v = std::get_if<std::int64_t>(&version)) change.row_version = *v;
+      change.scopes = parse_scopes_json(
+          std::get<std::string>(changes.read(5, ColumnType::string)), change.table);
+      RowValue payload = changes.read(6, ColumnType::bytes);
+      if (auto* bytes = std::get_if<Bytes>(&payload)) change.payload = std::move(*bytes);
+      commits[at].entry.changes.push_back(std::move(change));
+    }
+    snapshot.commit();
+    return commits;
+  }
+
+  std::unique_ptr<PushSession> open_push_session() override {
+    return std::make_unique<SqlitePushSession>(path_, options().lock_wait_ms);
+  }
+
  private:
-  Connection connection_;
+  // Before the first ensure_schema the core tables may not exist yet; a read
+  // then answers "nothing stored" rather than a missing-table error.
+  bool has_table(const char* name) {
+    Statement read =
+        reader_.prepare("SELECT 1 AS present FROM sqlite_master WHERE type = 'table' AND name = ?");
+    read.bind(1, std::string_view(name));
+    return read.step();
+  }
+
+  std::string path_;
+  Connection writer_;
+  Connection reader_;
 };
 
 }  // namespace

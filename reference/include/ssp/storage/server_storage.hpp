@@ -1,8 +1,7 @@
-// The server storage as far as this layer goes: ensure_schema (marker, stored
-// layouts, the 0.22 same-version refusal, the migration subset) and the single
-// row reads and writes needed to prove rows survive it. The commit log, push
-// transactions and the rest of upstream's ServerStorage belong to the push
-// path and extend this interface later.
+// The server storage as far as the reference goes: ensure_schema (marker,
+// stored layouts, the 0.22 same-version refusal, the migration subset), single
+// row reads and writes, and the push path's transactions and commit log.
+// Reactions, pruning, client records and the partition registry are not here.
 #pragma once
 
 #include <cstdint>
@@ -12,23 +11,17 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "ssp/push/push_result.hpp"
+#include "ssp/storage/commit_log.hpp"
+#include "ssp/storage/push_transaction.hpp"
 #include "ssp/storage/row_codec.hpp"
 #include "ssp/storage/schema.hpp"
 #include "ssp/storage/schema_startup.hpp"
+#include "ssp/storage/stored_row.hpp"
 
 namespace ssp::storage {
-
-// A current row (storage.md §5.1 StoredRow): the verbatim payload is the serve
-// source of truth; scopes are the stored scope values (§3.1).
-struct StoredRow {
-  std::string row_id;
-  std::int64_t server_version = 1;
-  std::map<std::string, std::string> scopes;
-  Bytes payload;
-
-  friend bool operator==(const StoredRow&, const StoredRow&) = default;
-};
 
 // Named points inside ensure_schema, in the order it passes them. Tests park a
 // call at one with a latch to order two concurrent startups.
@@ -101,6 +94,24 @@ class ServerStorage {
   // table that is not materialized.
   virtual std::optional<Row> read_projection(const std::string& partition, const std::string& table,
                                              const std::string& row_id) = 0;
+
+  // Opens a push transaction on `partition`, on a connection of its own. A raw
+  // primitive: it takes no partition lock (0.22; design notes push.md §3.2);
+  // trusted code calls lock_partition_for_push before its first read.
+  virtual std::unique_ptr<PushTransaction> begin(const std::string& partition) = 0;
+
+  // Storage-level reads see committed state only: never a push transaction's
+  // staged rows, whatever transaction is open (design notes push.md Q5).
+  // Throws push::IdempotencyCacheMiss for an unreadable stored result.
+  virtual std::optional<push::StoredPushResult> get_push_result(
+      const std::string& partition, const std::string& client_id,
+      const std::string& client_commit_id) = 0;
+  // The partition's highest allocated commit seq, or 0.
+  virtual std::int64_t get_max_commit_seq(const std::string& partition) = 0;
+  // The commits with a seq above `after_seq`, oldest first, at most `limit`
+  // (≥ 1), each with all its changes in idx order.
+  virtual std::vector<Commit> read_commit_window(const std::string& partition,
+                                                 std::int64_t after_seq, std::int64_t limit) = 0;
 };
 
 }  // namespace ssp::storage

@@ -1,10 +1,10 @@
-#include "wire/base64.hpp"
+#include "ssp/base64.hpp"
 
 #include <algorithm>
 
 #include "ssp/base64url.hpp"
 
-namespace ssp::wire {
+namespace ssp {
 
 // Written over the reference's canonical base64url: the alphabets differ in
 // two characters and the padding only.
@@ -32,4 +32,4 @@ std::optional<Bytes> base64_decode(std::string_view text) {
   return bytes;
 }
 
-}  // namespace ssp::wire
+}  // namespace ssp

@@ -1,5 +1,6 @@
 // Standard base64 with padding (RFC 4648 §4): how bytes travel in the driver
-// protocol (docs/driver-protocol.md, "Values").
+// protocol (docs/driver-protocol.md, "Values") and how stored push results
+// carry a conflicting row (push_result.hpp).
 #pragma once
 
 #include <optional>
@@ -9,7 +10,7 @@
 
 #include "ssp/segment_types.hpp"
 
-namespace ssp::wire {
+namespace ssp {
 
 // '+' and '/', '=' padding to a multiple of four characters.
 std::string base64_encode(std::span<const std::uint8_t> bytes);
@@ -18,4 +19,4 @@ std::string base64_encode(std::span<const std::uint8_t> bytes);
 // form of some bytes (so one byte string has exactly one spelling).
 std::optional<Bytes> base64_decode(std::string_view text);
 
-}  // namespace ssp::wire
+}  // namespace ssp

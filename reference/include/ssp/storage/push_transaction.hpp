@@ -1,0 +1,108 @@
+// A push transaction (design notes storage.md §5.2, push.md §1–§2): the
+// primitive the push pipeline and trusted commands write through. begin()
+// takes no lock; lock_partition_for_push() is what serializes pushes to a
+// partition and opens the candidate savepoint a rejection rolls back to.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ssp/push/push_result.hpp"
+#include "ssp/scope_map.hpp"
+#include "ssp/storage/commit_log.hpp"
+#include "ssp/storage/stored_row.hpp"
+
+namespace ssp::storage {
+
+// An application row write violated a relational constraint (a secondary
+// unique index, …). The database text is never carried: the pipeline answers
+// sync.constraint_violation at `op_index`.
+class StorageConstraintError : public SspError {
+ public:
+  explicit StorageConstraintError(std::int64_t op_index);
+  std::int64_t op_index() const { return op_index_; }
+
+ private:
+  std::int64_t op_index_;
+};
+
+// A read refused for its shape, with upstream's StorageQueryError code, e.g.
+// sync.storage.scan_requires_scope for a scan without a scope filter.
+class StorageQueryError : public InvalidArgument {
+ public:
+  StorageQueryError(std::string code, const std::string& message);
+  const std::string& code() const { return code_; }
+
+ private:
+  std::string code_;
+};
+
+// A scope-filtered scan of current rows (a commit validator's reader).
+struct RowScan {
+  std::string table;
+  ScopeMap scope_filter;  // non-empty; rows must match every variable
+  std::optional<std::string> after_row_id;
+  std::int64_t limit = 100;  // 1..1000
+};
+
+// Bound to one partition. Every method but rollback throws InvalidArgument
+// ("transaction already finished") once the transaction committed or rolled
+// back. Destroying an unfinished transaction rolls it back; it never leaves
+// the storage wedged. One thread uses a transaction at a time.
+class PushTransaction {
+ public:
+  virtual ~PushTransaction() = default;
+
+  virtual const std::string& partition() const = 0;
+
+  // Waits (up to lock_wait_ms, then StorageError) until no other push to the
+  // partition holds the lock, then holds it to commit or rollback, and opens
+  // the candidate savepoint. Called once, before the first read it depends on.
+  virtual void lock_partition_for_push() = 0;
+
+  // The locked idempotency recheck, on this transaction's connection.
+  // Throws push::IdempotencyCacheMiss for an unreadable stored result.
+  virtual std::optional<push::StoredPushResult> get_push_result(
+      const std::string& client_id, const std::string& client_commit_id) = 0;
+
+  // Reads see this transaction's own staged writes. Throw UnknownTable.
+  virtual std::optional<StoredRow> get_row(const std::string& table,
+                                           const std::string& row_id) = 0;
+  // Rows matching every variable of the filter, in ascending row id after
+  // `after_row_id`, at most `limit`; a variable with no values matches
+  // nothing. Throws UnknownTable, InvalidArgument for a limit outside
+  // 1..1000, StorageQueryError(sync.storage.scan_requires_scope) for an empty
+  // filter.
+  virtual std::vector<StoredRow> scan_rows(const RowScan& scan) = 0;
+
+  // Writes the row, its projection and its scope-index entries. Throws
+  // UnknownTable, RowDecodeError, or StorageConstraintError(op_index).
+  virtual void upsert_row(const std::string& table, const StoredRow& row,
+                          std::int64_t op_index) = 0;
+  // Removes the row and its scope-index entries; absent is a no-op.
+  virtual void delete_row(const std::string& table, const std::string& row_id) = 0;
+
+  // Allocates the partition's next commit seq (dense from 1; a rolled-back
+  // allocation is reused) and writes the commit, its changes and change scopes.
+  virtual std::int64_t append_commit(const CommitEntry& entry) = 0;
+
+  // Insert-if-absent: the first result stored under the key wins, silently.
+  virtual void put_push_result(const std::string& client_id, const std::string& client_commit_id,
+                               const push::StoredPushResult& result) = 0;
+
+  // Rolls back to the candidate savepoint (the lock stays held), stores
+  // `result` insert-if-absent and commits. Throws InvalidArgument ("push
+  // rejection requires its apply savepoint") unless the lock was taken.
+  virtual void commit_rejected_push_result(const std::string& client_id,
+                                           const std::string& client_commit_id,
+                                           const push::StoredPushResult& result) = 0;
+
+  // On a failed commit the transaction is rolled back and the error thrown.
+  virtual void commit() = 0;
+  // A no-op once finished. Never throws.
+  virtual void rollback() noexcept = 0;
+};
+
+}  // namespace ssp::storage

@@ -1,0 +1,48 @@
+// The push path's typed errors (push_transaction.hpp, push_pipeline.hpp).
+#include "ssp/push/push_pipeline.hpp"
+#include "ssp/storage/push_transaction.hpp"
+
+namespace ssp {
+namespace storage {
+
+StorageConstraintError::StorageConstraintError(std::int64_t op_index)
+    : SspError("application row violates a relational constraint"), op_index_(op_index) {}
+
+StorageQueryError::StorageQueryError(std::string code, const std::string& message)
+    : InvalidArgument(code + ": " + message), code_(std::move(code)) {}
+
+}  // namespace storage
+
+namespace push {
+namespace {
+
+// §6.7: a host's validator code may not claim a protocol namespace.
+std::string checked_code(std::string code) {
+  static constexpr std::string_view kReserved[] = {"sync.", "blob.", "operation.", "presence.",
+                                                   "client."};
+  if (code.empty()) throw InvalidArgument("a validation rejection needs a code");
+  for (const auto prefix : kReserved) {
+    if (code.starts_with(prefix)) {
+      throw InvalidArgument("validation rejection code \"" + code + "\" uses the reserved " +
+                            std::string(prefix) + " namespace");
+    }
+  }
+  return code;
+}
+
+}  // namespace
+
+ValidationRejection::ValidationRejection(std::string code, std::string message,
+                                         std::optional<std::string> details_json)
+    : SspError(std::move(message)),
+      code_(checked_code(std::move(code))),
+      details_json_(std::move(details_json)) {}
+
+CommitValidationRejection::CommitValidationRejection(std::int64_t op_index, std::string code,
+                                                     std::string message,
+                                                     std::optional<std::string> details_json)
+    : ValidationRejection(std::move(code), std::move(message), std::move(details_json)),
+      op_index_(op_index) {}
+
+}  // namespace push
+}  // namespace ssp
