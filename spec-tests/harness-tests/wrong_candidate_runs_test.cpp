@@ -79,11 +79,15 @@ SuiteRun run_conformance(const std::string& candidate, const std::string& filter
   return run;
 }
 
+// The last closing line: a failing test's message may quote an inner run's.
 std::optional<ReportTotals> report_totals(const std::string& out) {
   const std::regex closing("\\n(\\d+) passed, (\\d+) failed, (\\d+) skipped\\n");
-  std::smatch match;
-  if (!std::regex_search(out, match, closing)) return std::nullopt;
-  return ReportTotals{std::stoi(match[1]), std::stoi(match[2]), std::stoi(match[3])};
+  std::optional<ReportTotals> totals;
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), closing);
+       it != std::sregex_iterator(); ++it) {
+    totals = ReportTotals{std::stoi((*it)[1]), std::stoi((*it)[2]), std::stoi((*it)[3])};
+  }
+  return totals;
 }
 
 std::optional<JunitTotals> junit_totals(const std::string& xml) {
