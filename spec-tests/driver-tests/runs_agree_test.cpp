@@ -50,6 +50,7 @@ TEST(DriverRuns, HARNESS_11_TheComparisonFindsEachKindOfDisagreement) {
                                  {"S.PassesButSkips", Outcome::passed},
                                  {"S.SkipsButPasses", Outcome::skipped},
                                  {"S.FailsAnyway", Outcome::failed},
+                                 {"S.PushPath", Outcome::passed},
                                  {"S.Missing", Outcome::passed}};
   const RunResults driver = {{"S.Passes", Outcome::passed},
                              {"S.PassesButFails", Outcome::failed},
@@ -57,6 +58,7 @@ TEST(DriverRuns, HARNESS_11_TheComparisonFindsEachKindOfDisagreement) {
                              {"S.PassesButSkips", Outcome::skipped},
                              {"S.SkipsButPasses", Outcome::passed},
                              {"S.FailsAnyway", Outcome::errored},
+                             {"S.PushPath", Outcome::outside_protocol},
                              {"S.Extra", Outcome::passed}};
   EXPECT_THAT(compare_runs(in_process, driver),
               ElementsAre("S.Missing: passed in process, not run through the driver",
@@ -78,12 +80,16 @@ TEST(DriverRuns, HARNESS_11_ResultsAreReadFromGoogleTestJson) {
     {"name": "D", "classname": "S", "result": "COMPLETED", "driver_error": "driver error: x",
      "failures": [{"failure": "elsewhere"}]},
     {"name": "E", "classname": "S", "result": "SKIPPED"},
+    {"name": "G/sqlite", "classname": "S", "result": "SKIPPED", "missing_capability": "push"},
+    {"name": "H", "classname": "S", "result": "SKIPPED", "missing_capability": "hooks"},
     {"name": "F", "classname": "S", "result": "COMPLETED", "driver_error": "driver error: caught"}]}]})";
   EXPECT_EQ(parse_run_results(json), (RunResults{{"S.A/memory", Outcome::passed},
                                                  {"S.B", Outcome::failed},
                                                  {"S.C", Outcome::errored},
                                                  {"S.D", Outcome::errored},
                                                  {"S.E", Outcome::skipped},
+                                                 {"S.G/sqlite", Outcome::outside_protocol},
+                                                 {"S.H", Outcome::skipped},
                                                  {"S.F", Outcome::errored}}));
   EXPECT_THROW(parse_run_results("{}"), std::runtime_error);
 }

@@ -19,6 +19,27 @@ std::string_view capability_name(Capability capability) {
   return "an unknown capability";
 }
 
+std::string_view capability_key(Capability capability) {
+  switch (capability) {
+    case Capability::segment_store: return "segment_store";
+    case Capability::server_storage: return "server_storage";
+    case Capability::hooks: return "hooks";
+    case Capability::injected_hasher: return "injected_hasher";
+    case Capability::scope: return "scope";
+    case Capability::rows: return "rows";
+    case Capability::schema: return "schema";
+    case Capability::download: return "download";
+    case Capability::signed_url: return "signed_url";
+    case Capability::error_catalog: return "error_catalog";
+    case Capability::push: return "push";
+  }
+  return "unknown";
+}
+
+void record_missing_capability(Capability capability) {
+  ::testing::Test::RecordProperty("missing_capability", std::string(capability_key(capability)));
+}
+
 std::optional<std::string> capability_gate(const Candidate& candidate, Capability capability) {
   if (candidate.has(capability)) return std::nullopt;
   return "candidate " + candidate.name() + " does not implement " +
