@@ -30,7 +30,19 @@ const std::string& cell(const SqlRow& row, std::size_t at) {
   return *row[at];
 }
 
-std::int64_t integer(const SqlRow& row, std::size_t at) { return std::stoll(cell(row, at)); }
+// A cell holding an integer; a damaged column is a StorageError, not a crash.
+std::int64_t integer(const SqlRow& row, std::size_t at) {
+  const std::string& text = cell(row, at);
+  std::size_t used = 0;
+  std::int64_t value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) throw StorageError("not an integer: " + text);
+  return value;
+}
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -79,16 +91,16 @@ void print_commit_log(ReadOnlyDatabase& database, const std::string& partition,
     line["createdAtMs"] = integer(commit, 4);
     line["changes"] = Json::array();
     while (next_change < changes.size() && integer(changes[next_change], 0) < seq) ++next_change;
-    for (; next_change < changes.size() && integer(changes[next_change], 0) == seq;
-         ++next_change) {
+    for (; next_change < changes.size() && integer(changes[next_change], 0) == seq; ++next_change) {
       const SqlRow& change = changes[next_change];
       Json entry;
       entry["table"] = cell(change, 1);
       entry["rowId"] = cell(change, 2);
       entry["op"] = integer(change, 3) == 2 ? "delete" : "upsert";
-      entry["rowVersion"] = change[4] ? Json(std::stoll(*change[4])) : Json(nullptr);
+      entry["rowVersion"] = change[4] ? Json(integer(change, 4)) : Json(nullptr);
       Json scopes = Json::object();
-      for (const auto& [name, value] : storage::parse_scopes_json(cell(change, 5), cell(change, 1))) {
+      for (const auto& [name, value] :
+           storage::parse_scopes_json(cell(change, 5), cell(change, 1))) {
         scopes[name] = value;
       }
       entry["scopes"] = scopes;
@@ -99,8 +111,7 @@ void print_commit_log(ReadOnlyDatabase& database, const std::string& partition,
   }
 }
 
-VerifyReport verify_commit_log(ReadOnlyDatabase& database,
-                               const std::optional<std::string>& only) {
+VerifyReport verify_commit_log(ReadOnlyDatabase& database, const std::optional<std::string>& only) {
   require_log_tables(database);
   for (const char* table : {"sync_partitions", "sync_push_results"}) {
     if (!database.has_table(table)) {
@@ -109,8 +120,8 @@ VerifyReport verify_commit_log(ReadOnlyDatabase& database,
   }
   // Partitions in byte order, so both backends name the same first violation.
   std::set<std::string> partitions;
-  for (const char* sql : {"SELECT DISTINCT partition FROM sync_commits",
-                          "SELECT partition FROM sync_partitions"}) {
+  for (const char* sql :
+       {"SELECT DISTINCT partition FROM sync_commits", "SELECT partition FROM sync_partitions"}) {
     for (const SqlRow& row : database.query(sql)) partitions.insert(cell(row, 0));
   }
   if (only) partitions = partitions.contains(*only) ? std::set{*only} : std::set<std::string>{};
@@ -145,8 +156,8 @@ VerifyReport verify_commit_log(ReadOnlyDatabase& database,
       }
       ++expected_seq;
     }
-    const auto max_rows =
-        database.query("SELECT max_commit_seq FROM sync_partitions WHERE partition = ?", {partition});
+    const auto max_rows = database.query(
+        "SELECT max_commit_seq FROM sync_partitions WHERE partition = ?", {partition});
     const std::int64_t max_seq = max_rows.empty() ? 0 : integer(max_rows[0], 0);
     const auto stored = static_cast<std::int64_t>(commits.size());
     if (max_seq != stored) {
@@ -167,10 +178,10 @@ VerifyReport verify_commit_log(ReadOnlyDatabase& database,
       }
     }
     // … and every applied stored result names the commit row of its key.
-    auto results = database.query("SELECT client_id, client_commit_id, " +
-                                      database.text_of("result") +
-                                      " FROM sync_push_results WHERE partition = ?",
-                                  {partition});
+    auto results =
+        database.query("SELECT client_id, client_commit_id, " + database.text_of("result") +
+                           " FROM sync_push_results WHERE partition = ?",
+                       {partition});
     std::sort(results.begin(), results.end());
     result_count += static_cast<std::int64_t>(results.size());
     for (const SqlRow& result : results) {
@@ -210,7 +221,7 @@ VerifyReport verify_commit_log(ReadOnlyDatabase& database,
         continue;
       }
       const std::int64_t expected = version_of_row[key] + 1;
-      if (!change[4] || std::stoll(*change[4]) != expected) {
+      if (!change[4] || integer(change, 4) != expected) {
         fail("P5", "seq " + cell(change, 0) + " table " + quoted(key.first) + " row " +
                        quoted(key.second) + ": row version " +
                        (change[4] ? *change[4] : std::string("null")) + " where " +

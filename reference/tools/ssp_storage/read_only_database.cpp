@@ -46,7 +46,8 @@ class SqliteReadOnly final : public ReadOnlyDatabase {
             row.emplace_back();
           } else {
             const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
-            row.emplace_back(std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, c))));
+            row.emplace_back(
+                std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, c))));
           }
         }
         rows.push_back(std::move(row));
