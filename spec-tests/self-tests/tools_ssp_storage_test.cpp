@@ -1,6 +1,8 @@
 // ssp-storage on every storage fixture, on both backends, through the real
 // binary: the verdict, the reason, the exit code, and that check changes
-// nothing (requirements TOOL-1 … TOOL-3 in docs/requirements/storage.md).
+// nothing (requirements TOOL-1 … TOOL-6 in docs/requirements/storage.md); log
+// and verify over commits the reference's push pipeline wrote, and verify on
+// logs damaged behind the store's back (TOOL-7, TOOL-8).
 #include <gmock/gmock.h>
 #include <sys/wait.h>
 
@@ -9,7 +11,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 
+#include "harness/push_fixtures.hpp"
 #include "harness/storage_fixtures.hpp"
 #include "ssp/storage/schema_json.hpp"
 
@@ -291,6 +295,197 @@ TEST_P(StorageTool, TOOL_6_ASchemaFileWithAByteOrderMarkIsRefused) {
   const std::string plain = (directory_ / "plain.json").string();
   std::ofstream(plain) << schema;
   EXPECT_EQ(tool("check", plain).exit_code, 0);
+}
+
+// log and verify over a log the reference's push pipeline (candidate().push()
+// — the reference in this executable) wrote.
+class StorageToolLog : public PushTest {
+ protected:
+  std::vector<std::string> target() {
+    const DatabaseLocation& location = database().location();
+    if (backend() == Backend::sqlite) return {"--sqlite", location.sqlite_path};
+    return {"--pg", location.pg_dsn, "--pg-schema", location.pg_schema};
+  }
+
+  // The exit code and stdout of `command` on this test's database, which
+  // must be the same before and after (the tool never writes).
+  std::pair<int, std::string> inspect(std::vector<std::string> args) {
+    for (const auto& arg : target()) args.push_back(arg);
+    const std::string before = fingerprint();
+    auto run = run_tool_text(args);
+    EXPECT_EQ(fingerprint(), before) << "ssp-storage changed the database: " << args.at(0);
+    return run;
+  }
+
+  // SQLite: the bytes of the file and its WAL after a checkpoint, and every
+  // table's rows. PostgreSQL: the schema's relations and every table's rows.
+  std::string fingerprint() {
+    if (backend() == Backend::sqlite) {
+      database().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      const std::string path = database().location().sqlite_path;
+      const auto bytes = [](const std::string& file) {
+        std::ifstream in(file, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
+      };
+      return bytes(path) + "\n-- wal\n" + bytes(path + "-wal") + "\n-- rows\n" + dump();
+    }
+    std::string out;
+    for (const auto& relation : database().query_column(
+             "SELECT relname FROM pg_class WHERE relnamespace = current_schema()::regnamespace "
+             "ORDER BY relname")) {
+      out += relation + '\n';
+    }
+    return out + dump();
+  }
+
+  // Three commits on "acme": t1 and m1 inserted, t1 updated, t1 deleted;
+  // one on "other".
+  void write_log() {
+    ASSERT_EQ(apply(commit("c1", {upsert("tasks", "t1", task("t1", "p1", "a")),
+                                  upsert("members", "m1", member("m1", "o1", "a@x"))})),
+              1);
+    ASSERT_EQ(apply(commit("c2", {upsert("tasks", "t1", task("t1", "p1", "b"), 1)}, "client-2")),
+              2);
+    ASSERT_EQ(apply(commit("c3", {remove("tasks", "t1")})), 3);
+    const auto other = push(commit("c1", {upsert("tasks", "t9", task("t9", "p9"))}),
+                            actor(all_scopes(), "other"), options());
+    ASSERT_EQ(other.status, push::PushAnswerStatus::applied);
+  }
+};
+SSP_SQL_BACKENDS(StorageToolLog);
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST_P(StorageToolLog, TOOL_7_LogPrintsTheCommitsAfterASeqOldestFirstOnePerLine) {
+  record_spec("§2.1", "TOOL-7");
+  write_log();
+  if (HasFatalFailure()) return;
+  // Payloads built by hand and encoded by python3 base64.b64encode: a zero
+  // null-flags byte, each string as a u32 little-endian length and its bytes,
+  // a boolean as one byte (tasks t1 p1 "a" false = 00 02000000 7431 02000000
+  // 7031 01000000 61 00). Seqs, keys, versions, scopes and times by hand (the
+  // clock starts at 1000, one read per push).
+  const std::string c1 =
+      R"({"commitSeq":1,"clientId":"client-1","clientCommitId":"c1","actorId":"user-1","createdAtMs":1000,"changes":[)"
+      R"({"table":"tasks","rowId":"t1","op":"upsert","rowVersion":1,"scopes":{"project_id":"p1"},"payload":"AAIAAAB0MQIAAABwMQEAAABhAA=="},)"
+      R"({"table":"members","rowId":"m1","op":"upsert","rowVersion":1,"scopes":{"org_id":"o1"},"payload":"AAIAAABtMQIAAABvMQMAAABhQHg="}]})";
+  const std::string c2 =
+      R"({"commitSeq":2,"clientId":"client-2","clientCommitId":"c2","actorId":"user-1","createdAtMs":1001,"changes":[)"
+      R"({"table":"tasks","rowId":"t1","op":"upsert","rowVersion":2,"scopes":{"project_id":"p1"},"payload":"AAIAAAB0MQIAAABwMQEAAABiAA=="}]})";
+  const std::string c3 =
+      R"({"commitSeq":3,"clientId":"client-1","clientCommitId":"c3","actorId":"user-1","createdAtMs":1002,"changes":[)"
+      R"({"table":"tasks","rowId":"t1","op":"delete","rowVersion":null,"scopes":{"project_id":"p1"},"payload":null}]})";
+  const auto log = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), "log");
+    const auto [exit_code, text] = inspect(args);
+    EXPECT_EQ(exit_code, 0) << text;
+    return lines_of(text);
+  };
+  using Lines = std::vector<std::string>;
+  EXPECT_EQ(log({"--partition", "acme"}), (Lines{c1, c2, c3}));
+  EXPECT_EQ(log({"--partition", "acme", "--after", "1"}), (Lines{c2, c3}));
+  EXPECT_EQ(log({"--partition", "acme", "--after", "0", "--limit", "2"}), (Lines{c1, c2}));
+  EXPECT_EQ(log({"--partition", "acme", "--after", "3"}), Lines{});
+  EXPECT_EQ(log({"--partition", "nowhere"}), Lines{});
+  EXPECT_THAT(log({"--partition", "other"}),
+              ::testing::ElementsAre(HasSubstr(R"("clientCommitId":"c1")")));
+  // Usage errors exit 2 with the tool's error object.
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"log"}, {"log", "--partition", "acme", "--limit", "0"},
+        {"log", "--partition", "acme", "--after", "-1"},
+        {"log", "--partition", "acme", "--schema", "x.json"}}) {
+    const auto [exit_code, text] = inspect(bad);
+    EXPECT_EQ(exit_code, 2) << bad.back();
+    EXPECT_THAT(text, HasSubstr(R"("error":"usage")")) << bad.back();
+  }
+}
+
+TEST_P(StorageToolLog, TOOL_8_VerifyNamesTheFirstBrokenInvariantAndExitsOne) {
+  record_spec("§2.1", "TOOL-8");
+  write_log();
+  if (HasFatalFailure()) return;
+  const auto verify = [&](std::vector<std::string> args = {}) {
+    args.insert(args.begin(), "verify");
+    return inspect(args);
+  };
+  using Run = std::pair<int, std::string>;
+  EXPECT_EQ(verify(), (Run{0, "ok partitions=2 commits=4 changes=5 pushResults=4\n"}));
+  EXPECT_EQ(verify({"--partition", "acme"}),
+            (Run{0, "ok partitions=1 commits=3 changes=4 pushResults=3\n"}));
+  EXPECT_EQ(verify({"--partition", "nowhere"}),
+            (Run{0, "ok partitions=0 commits=0 changes=0 pushResults=0\n"}));
+  // t1 again after its delete: a new incarnation, version 1.
+  ASSERT_EQ(apply(commit("c4", {upsert("tasks", "t1", task("t1", "p1", "c"))})), 4);
+  EXPECT_EQ(verify({"--partition", "acme"}),
+            (Run{0, "ok partitions=1 commits=4 changes=5 pushResults=4\n"}));
+  database().exec("UPDATE sync_changes SET row_version = 3 WHERE partition = 'acme' AND "
+                  "commit_seq = 4");
+  EXPECT_EQ(verify(), (Run{1, "violation P5 partition \"acme\" seq 4 table \"tasks\" row \"t1\": "
+                              "row version 3 where 1 was expected\n"}));
+  database().exec("DELETE FROM sync_changes WHERE partition = 'acme' AND commit_seq = 4");
+  database().exec("DELETE FROM sync_commits WHERE partition = 'acme' AND commit_seq = 4");
+  database().exec("DELETE FROM sync_push_results WHERE partition = 'acme' AND "
+                  "client_commit_id = 'c4'");
+  database().exec("UPDATE sync_partitions SET max_commit_seq = 3 WHERE partition = 'acme'");
+  ASSERT_EQ(verify().first, 0);
+
+  // A version chain 1, 3: t1's update says 3.
+  database().exec("UPDATE sync_changes SET row_version = 3 WHERE partition = 'acme' AND "
+                  "commit_seq = 2");
+  EXPECT_EQ(verify(), (Run{1, "violation P5 partition \"acme\" seq 2 table \"tasks\" row \"t1\": "
+                              "row version 3 where 2 was expected\n"}));
+  EXPECT_EQ(verify({"--partition", "other"}).first, 0);
+  database().exec("UPDATE sync_changes SET row_version = 2 WHERE partition = 'acme' AND "
+                  "commit_seq = 2");
+  ASSERT_EQ(verify().first, 0);
+
+  // A second commit row for one key (c1 of client-1 again, at seq 4).
+  database().exec("INSERT INTO sync_commits (partition, commit_seq, client_id, client_commit_id, "
+                  "actor_id, created_at_ms) VALUES ('acme', 4, 'client-1', 'c1', 'user-1', 1)");
+  database().exec("UPDATE sync_partitions SET max_commit_seq = 4 WHERE partition = 'acme'");
+  EXPECT_EQ(verify(), (Run{1, "violation P2 partition \"acme\" seq 4: client \"client-1\" commit "
+                              "\"c1\" already has commit seq 1\n"}));
+  database().exec("DELETE FROM sync_commits WHERE partition = 'acme' AND commit_seq = 4");
+  EXPECT_EQ(verify(), (Run{1, "violation P1 partition \"acme\" seq 4: max_commit_seq is 4 but the "
+                              "commits run 1..3\n"}));
+  database().exec("UPDATE sync_partitions SET max_commit_seq = 3 WHERE partition = 'acme'");
+  ASSERT_EQ(verify().first, 0);
+
+  // A gap: seq 2 gone.
+  database().exec("DELETE FROM sync_changes WHERE partition = 'acme' AND commit_seq = 2");
+  database().exec("DELETE FROM sync_commits WHERE partition = 'acme' AND commit_seq = 2");
+  EXPECT_EQ(verify(), (Run{1, "violation P1 partition \"acme\" seq 2: missing (the next stored "
+                              "seq is 3)\n"}));
+  // The stored result of c2 now names a commit row that is gone: verify of
+  // the same database with the gap closed reports it.
+  database().exec("UPDATE sync_commits SET commit_seq = 2 WHERE partition = 'acme' AND "
+                  "commit_seq = 3");
+  database().exec("UPDATE sync_changes SET commit_seq = 2 WHERE partition = 'acme' AND "
+                  "commit_seq = 3");
+  database().exec("UPDATE sync_partitions SET max_commit_seq = 2 WHERE partition = 'acme'");
+  EXPECT_EQ(verify(), (Run{1, "violation P2 partition \"acme\" client \"client-1\" commit \"c3\": "
+                              "applied result names seq 3 but the key's commit row is seq 2\n"}));
+
+  // Not a server storage database: exit 2.
+  auto empty = fresh_database();
+  std::vector<std::string> args = {"verify"};
+  if (backend() == Backend::sqlite) {
+    empty->exec("CREATE TABLE unrelated (x INTEGER)");
+    args.insert(args.end(), {"--sqlite", empty->location().sqlite_path});
+  } else {
+    args.insert(args.end(), {"--pg", empty->location().pg_dsn, "--pg-schema",
+                             empty->location().pg_schema});
+  }
+  const auto [exit_code, text] = run_tool_text(args);
+  EXPECT_EQ(exit_code, 2) << text;
+  EXPECT_THAT(text, HasSubstr("no sync_commits table"));
 }
 
 }  // namespace
