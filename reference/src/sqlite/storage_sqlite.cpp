@@ -449,11 +449,15 @@ class SqlitePushSession final : public PushSession {
       insert.bind(4, change.table);
       insert.bind(5, change.row_id);
       insert.bind(6, static_cast<std::int64_t>(change.op));
-      insert.bind(7, upsert && change.row_version ? RowValue{*change.row_version}
-                                                  : RowValue{std::monostate{}});
+      // Deletes store NULL in both. Named values, not a conditional of two
+      // variant temporaries, which GCC 12 misreports as uninitialized.
+      RowValue row_version;
+      if (upsert && change.row_version) row_version = *change.row_version;
+      RowValue payload;
+      if (upsert && change.payload) payload = *change.payload;
+      insert.bind(7, row_version);
       insert.bind(8, scopes_json(change.scopes));
-      insert.bind(9, upsert && change.payload ? RowValue{*change.payload}
-                                              : RowValue{std::monostate{}});
+      insert.bind(9, payload);
       insert.step();
     }
     Statement scope = connection_.prepare(

@@ -115,7 +115,16 @@ class PostgresReadOnly final : public ReadOnlyDatabase {
     return guarded([&] {
       std::string numbered;
       int next = 0;
-      for (char c : sql) numbered += c == '?' ? "$" + std::to_string(++next) : std::string(1, c);
+      // Appended piece by piece: GCC 12 misreports "$" + std::to_string(n)
+      // as -Wrestrict in optimized builds (GCC bugs 105329, 105651).
+      for (char c : sql) {
+        if (c != '?') {
+          numbered += c;
+          continue;
+        }
+        numbered += '$';
+        numbered += std::to_string(++next);
+      }
       std::vector<std::string> values;
       for (const auto& param : params) {
         values.push_back(std::holds_alternative<std::int64_t>(param)
