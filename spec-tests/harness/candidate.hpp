@@ -69,8 +69,11 @@ class Candidate {
   virtual std::unique_ptr<storage::ServerStorage> open_server_storage(
       const DatabaseLocation& location, const storage::ServerStorageOptions& options) = 0;
 
-  // The rules that need no database, one area each. A test reaches an area
-  // only after SSP_REQUIRE_CAPABILITY for it; the reference has them all.
+  // The rest of the surface, one area each: rules that need no database
+  // (scope, rows, schema, error catalog) and decisions over a store or
+  // storage this candidate opened (download, signed URLs, push). A test
+  // reaches an area only after SSP_REQUIRE_CAPABILITY for it; the reference
+  // has them all.
   virtual ScopeArea& scope() = 0;
   virtual RowArea& rows() = 0;
   virtual SchemaArea& schema() = 0;
