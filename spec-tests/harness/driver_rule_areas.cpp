@@ -43,11 +43,7 @@ class DriverScopeArea final : public ScopeArea {
                 {"allowed", wire::scope_map_to_json(allowed)}},
                [](const Fields& r) {
                  EffectiveScopes effective;
-                 const std::string status = r.text("status");
-                 if (status != "active" && status != "revoked") {
-                   throw wire::WireError(r.path_of("status") + ": not \"active\" or \"revoked\"");
-                 }
-                 effective.status = status == "active" ? ScopeStatus::active : ScopeStatus::revoked;
+                 effective.status = wire::scope_status_at(r, "status");
                  effective.scopes = wire::scope_map_from_json(r.at("scopes"), r.path_of("scopes"));
                  effective.revoked_because = r.text("revokedBecause");
                  return effective;

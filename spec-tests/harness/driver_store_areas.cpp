@@ -89,11 +89,7 @@ DriverHandle& handle_of(SegmentStore& store, const std::string& method) {
 std::optional<EffectiveScopes> effective_scopes(const Fields& r) {
   if (r.at("scopeStatus").is_null()) return std::nullopt;
   EffectiveScopes effective;
-  const std::string status = r.text("scopeStatus");
-  if (status != "active" && status != "revoked") {
-    throw wire::WireError(r.path_of("scopeStatus") + ": not \"active\" or \"revoked\"");
-  }
-  effective.status = status == "active" ? ScopeStatus::active : ScopeStatus::revoked;
+  effective.status = wire::scope_status_at(r, "scopeStatus");
   if (!r.at("effectiveScopes").is_null()) {
     effective.scopes =
         wire::scope_map_from_json(r.at("effectiveScopes"), r.path_of("effectiveScopes"));

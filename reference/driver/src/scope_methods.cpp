@@ -24,7 +24,7 @@ Json parse(const Fields& params) {
 Json effective(const Fields& params) {
   const EffectiveScopes result =
       compute_effective(scopes_at(params, "requested"), scopes_at(params, "allowed"));
-  return Json{{"status", result.status == ScopeStatus::active ? "active" : "revoked"},
+  return Json{{"status", wire::scope_status_name(result.status)},
               {"scopes", wire::scope_map_to_json(result.scopes)},
               {"revokedBecause", result.revoked_because}};
 }

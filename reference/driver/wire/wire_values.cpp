@@ -261,6 +261,18 @@ Json compiled_schema_to_json(const storage::CompiledSchema& schema) {
   return storage::schema_json_value(declared);
 }
 
+std::string_view scope_status_name(ScopeStatus status) {
+  return status == ScopeStatus::active ? "active" : "revoked";
+}
+
+ScopeStatus scope_status_at(const Fields& fields, std::string_view name) {
+  const std::string text = fields.text(name);
+  for (const auto status : {ScopeStatus::active, ScopeStatus::revoked}) {
+    if (text == scope_status_name(status)) return status;
+  }
+  throw WireError(fields.path_of(name) + ": not \"active\" or \"revoked\"");
+}
+
 Json scope_map_to_json(const ScopeMap& scopes) {
   Json map = Json::object();
   for (const auto& [variable, values] : scopes) map[variable] = values;

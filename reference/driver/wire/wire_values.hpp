@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ssp/scope_map.hpp"
+#include "ssp/scope_resolution.hpp"
 #include "ssp/segment_types.hpp"
 #include "ssp/storage/column_layout.hpp"
 #include "ssp/storage/row_codec.hpp"
@@ -48,6 +49,10 @@ storage::SchemaReport schema_report_from_json(const Json& value, const std::stri
 // declared, with materialize written as compile resolved it, so compiling the
 // text again gives `schema` back.
 Json compiled_schema_to_json(const storage::CompiledSchema& schema);
+
+// "active" | "revoked" (scope.effective's status, download's scopeStatus).
+std::string_view scope_status_name(ScopeStatus status);
+ScopeStatus scope_status_at(const Fields& fields, std::string_view name);
 
 // {"variable": [text…], …}.
 Json scope_map_to_json(const ScopeMap& scopes);
