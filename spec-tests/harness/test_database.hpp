@@ -52,6 +52,17 @@ class TestDatabase {
   // segment being written are already in it (a trigger that raises), so a
   // put dies part-way. Only insert-style writes to sync_segments count.
   virtual void inject_insert_failure(const std::string& table, int after_rows) = 0;
+
+  // Makes the database refuse every row write after the first `after_writes`,
+  // on any connection, to every table that exists now, as a failing disk would:
+  // a plain database error, never a constraint violation (which a push answers
+  // as a rejection). The count lives in a table of its own that the writing
+  // transaction updates, so a rolled-back transaction gives its writes back.
+  // Row writes include an upsert's insert attempt and its update, and an
+  // insert-if-absent that finds its row.
+  virtual void inject_write_failure(int after_writes) = 0;
+
+  // Removes every injected failure, with its triggers, functions and tables.
   virtual void clear_injected_failures() = 0;
 
   // Takes the database-wide write lock on a separate connection and keeps it

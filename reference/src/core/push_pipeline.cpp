@@ -10,6 +10,8 @@
 #include <utility>
 
 #include "push_operation.hpp"
+#include "ssp/errors.hpp"
+#include "ssp/json_text.hpp"
 
 namespace ssp::push {
 
@@ -99,6 +101,18 @@ class TransactionReader final : public CommitReader {
   const storage::CompiledSchema& schema_;
   std::exception_ptr failure_;
 };
+
+// `push of commit "c" from client "k" to partition "p"`, each id as a JSON
+// string: they are the client's text and may hold quotes or line breaks.
+std::string describe_push(const PushActor& actor, const PushCommit& commit) {
+  std::string out = "push of commit ";
+  append_json_string(out, commit.client_commit_id);
+  out += " from client ";
+  append_json_string(out, commit.client_id);
+  out += " to partition ";
+  append_json_string(out, actor.partition);
+  return out;
+}
 
 PushAnswer replay(const StoredPushResult& stored) {
   PushAnswer answer;
@@ -305,7 +319,14 @@ PushAnswer run_push(storage::ServerStorage& storage, const storage::CompiledSche
                     const PushActor& actor, const PushCommit& commit, const PushOptions& options) {
   if (!options.clock) throw InvalidArgument("PushOptions::clock is required");
   check_push_request(std::span<const PushCommit>(&commit, 1), options.max_operations_per_request);
-  return Pipeline(storage, schema, actor, commit, options).run();
+  try {
+    return Pipeline(storage, schema, actor, commit, options).run();
+  } catch (const StorageError& failure) {
+    // The backend's message names a statement, not the push: an operator
+    // reading the log needs the commit that failed. Its first line stays
+    // free of SQL (StorageError's contract).
+    throw StorageError(describe_push(actor, commit) + " failed: " + failure.what());
+  }
 }
 
 }  // namespace ssp::push

@@ -156,12 +156,42 @@ void PostgresTestDatabase::inject_insert_failure(const std::string& table, int a
   triggers_.push_back(name + " ON " + table);
 }
 
+void PostgresTestDatabase::inject_write_failure(int after_writes) {
+  const std::vector<std::string> tables = query_column(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = '" +
+      location_.pg_schema + "' AND table_type = 'BASE TABLE' ORDER BY table_name");
+  // Qualified: the function runs on the store's connections, under their
+  // search_path.
+  const std::string budget = location_.pg_schema + ".ssp_injected_write_budget";
+  const std::string function = location_.pg_schema + ".ssp_injected_write_failure";
+  exec("CREATE TABLE " + budget + " (remaining bigint NOT NULL); INSERT INTO " + budget +
+       " VALUES (" + std::to_string(after_writes) + ")");
+  write_failure_ = true;
+  // io_error (58030): a failure of the database, not of the data.
+  exec("CREATE FUNCTION " + function + "() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN "
+       "UPDATE " + budget + " SET remaining = remaining - 1; "
+       "IF (SELECT remaining FROM " + budget + ") < 0 THEN "
+       "RAISE EXCEPTION 'ssp injected write failure' USING ERRCODE = 'io_error'; END IF; "
+       "IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW; END $fn$");
+  pqxx::nontransaction txn(connection_);
+  for (const auto& table : tables) {
+    txn.exec("CREATE TRIGGER ssp_injected_write_failure BEFORE INSERT OR UPDATE OR DELETE ON " +
+             txn.quote_name(table) + " FOR EACH ROW EXECUTE FUNCTION " + function + "()");
+  }
+}
+
 void PostgresTestDatabase::clear_injected_failures() {
   for (const auto& trigger : triggers_) {
     exec("DROP TRIGGER IF EXISTS " + trigger);
     exec("DROP FUNCTION IF EXISTS " + trigger.substr(0, trigger.find(' ')) + "()");
   }
   triggers_.clear();
+  if (write_failure_) {
+    // CASCADE takes the triggers with the function.
+    exec("DROP FUNCTION IF EXISTS " + location_.pg_schema + ".ssp_injected_write_failure() CASCADE");
+    exec("DROP TABLE IF EXISTS " + location_.pg_schema + ".ssp_injected_write_budget");
+  }
+  write_failure_ = false;
 }
 
 void PostgresTestDatabase::hold_write_lock() {

@@ -23,6 +23,7 @@ class PostgresTestDatabase final : public TestDatabase {
   void drop_column(const std::string& table, const std::string& column) override;
   std::vector<std::string> index_names(const std::string& table) override;
   void inject_insert_failure(const std::string& table, int after_rows) override;
+  void inject_write_failure(int after_writes) override;
   void clear_injected_failures() override;
   void hold_write_lock() override;
   void release_write_lock() override;
@@ -33,6 +34,7 @@ class PostgresTestDatabase final : public TestDatabase {
   std::unique_ptr<pqxx::connection> lock_conn_;  // open while hold_write_lock is in force
   std::unique_ptr<pqxx::work> lock_txn_;
   std::vector<std::string> triggers_;            // "trigger ON table"
+  bool write_failure_ = false;                   // inject_write_failure is in force
 };
 
 }  // namespace ssp::harness

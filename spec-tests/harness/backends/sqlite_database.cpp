@@ -63,6 +63,9 @@ std::string quoted_with(const std::string& text, char quote) {
 std::string sql_literal(const std::string& text) { return quoted_with(text, '\''); }
 std::string sql_identifier(const std::string& text) { return quoted_with(text, '"'); }
 
+// The table inject_write_failure counts writes in.
+constexpr const char* kWriteBudget = "ssp_injected_write_budget";
+
 }  // namespace
 
 SqliteTestDatabase::SqliteTestDatabase() {
@@ -191,9 +194,34 @@ void SqliteTestDatabase::inject_insert_failure(const std::string& table, int aft
   }
 }
 
+void SqliteTestDatabase::inject_write_failure(int after_writes) {
+  const auto tables = query_column(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+      "ORDER BY name");
+  exec("CREATE TABLE " + std::string(kWriteBudget) + " (remaining INTEGER NOT NULL); INSERT INTO " +
+       kWriteBudget + " VALUES (" + std::to_string(after_writes) + ")");
+  write_failure_ = true;
+  // RAISE() would report SQLITE_CONSTRAINT, which a push answers as a
+  // rejection; json() of a non-JSON text fails with a plain SQLITE_ERROR.
+  const std::string body = " BEGIN UPDATE " + std::string(kWriteBudget) +
+                           " SET remaining = remaining - 1; "
+                           "SELECT json('ssp injected write failure') WHERE (SELECT remaining FROM " +
+                           kWriteBudget + ") < 0; END;";
+  for (const auto& table : tables) {
+    for (const char* write : {"INSERT", "UPDATE", "DELETE"}) {
+      std::string name = "ssp_injected_write_failure_";
+      name += std::to_string(triggers_.size());
+      exec("CREATE TRIGGER " + name + " BEFORE " + write + " ON " + sql_identifier(table) + body);
+      triggers_.push_back(name);
+    }
+  }
+}
+
 void SqliteTestDatabase::clear_injected_failures() {
   for (const auto& name : triggers_) exec("DROP TRIGGER IF EXISTS " + name);
   triggers_.clear();
+  if (write_failure_) exec("DROP TABLE IF EXISTS " + std::string(kWriteBudget));
+  write_failure_ = false;
 }
 
 void SqliteTestDatabase::hold_write_lock() {

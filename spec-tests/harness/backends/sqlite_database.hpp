@@ -24,6 +24,7 @@ class SqliteTestDatabase final : public TestDatabase {
   void drop_column(const std::string& table, const std::string& column) override;
   std::vector<std::string> index_names(const std::string& table) override;
   void inject_insert_failure(const std::string& table, int after_rows) override;
+  void inject_write_failure(int after_writes) override;
   void clear_injected_failures() override;
   void hold_write_lock() override;
   void release_write_lock() override;
@@ -34,6 +35,7 @@ class SqliteTestDatabase final : public TestDatabase {
   sqlite3* db_ = nullptr;           // the harness's own connection
   sqlite3* lock_holder_ = nullptr;  // open while hold_write_lock is in force
   std::vector<std::string> triggers_;
+  bool write_failure_ = false;  // inject_write_failure is in force
 };
 
 }  // namespace ssp::harness

@@ -1,0 +1,166 @@
+// A push that dies part-way leaves no trace (SSP2 §6.4; design notes push.md
+// §1.1 steps 11–15): the database refuses the push's row writes after the
+// first k, for every k until the push needs no more, and the whole database
+// must then be as it was before the push, and the same push must apply (or be
+// rejected) once the database works again. Writes are counted across every
+// table, so each boundary between the statements of a push is a crash point:
+// the partition lock's insert, the staged rows and their scopes, the commit
+// and its changes, the stored result, and, for a rejection, its persistence
+// after the rollback.
+#include <gmock/gmock.h>
+
+#include "harness/push_fixtures.hpp"
+
+namespace ssp::harness {
+namespace {
+
+using push::PushAnswerStatus;
+
+// More writes than any push of these tests needs: a run that reaches it has
+// not finished the push with every write allowed.
+constexpr int kMaxWrites = 200;
+
+class PushCrash : public PushTest {
+ protected:
+  // The push of round r, over rows of its own, so that every round has the
+  // same shape: an insert, an update, a delete of a stored row, and an insert
+  // under two scopes. A `rejected` round adds a last operation that the
+  // row validator of refusing_options() refuses.
+  push::PushCommit round_commit(int round, bool rejected) {
+    const std::string r = std::to_string(round);
+    std::vector<push::PushOperation> operations = {
+        upsert("tasks", "new-" + r, task("new-" + r, "p1", "inserted")),
+        upsert("tasks", "old-" + r, task("old-" + r, "p1", "updated")),
+        remove("members", "m-" + r),
+        upsert("docs", "d-" + r, doc("d-" + r, "o1", "team-a")),
+    };
+    if (rejected) operations.push_back(upsert("tasks", "refused-" + r, task("refused-" + r, "p1")));
+    return commit("round-" + r, std::move(operations));
+  }
+
+  // Stores the rows every round updates or deletes, for rounds 0…kMaxWrites.
+  void seed_rounds() {
+    std::vector<push::PushOperation> operations;
+    for (int round = 0; round <= kMaxWrites; ++round) {
+      const std::string r = std::to_string(round);
+      operations.push_back(upsert("tasks", "old-" + r, task("old-" + r, "p1", "stored")));
+      operations.push_back(upsert("members", "m-" + r, member("m-" + r, "o1", r + "@x")));
+      if (operations.size() >= 400) {
+        ASSERT_GT(apply(commit("seed-" + r, std::move(operations))), 0);
+        operations.clear();
+      }
+    }
+    ASSERT_GT(apply(commit("seed-last", std::move(operations))), 0);
+  }
+
+  // Options whose row validator refuses every row id starting "refused-".
+  push::PushOptions refusing_options() {
+    push::PushOptions refusing = options();
+    refusing.row_validators["tasks"] = [](const push::RowValidation& op) {
+      if (op.row_id.rfind("refused-", 0) == 0) {
+        throw push::ValidationRejection("test.refused", "refused by the test's validator");
+      }
+    };
+    return refusing;
+  }
+
+  // Pushes `commit` with the database failing after `writes` row writes.
+  // Returns the answer when the push completed, nothing when it threw: then
+  // the database must be exactly as before.
+  std::optional<push::PushAnswer> push_failing_after(int writes, const push::PushCommit& commit,
+                                                     const push::PushOptions& options) {
+    const std::string before = database().dump_all_tables();
+    database().inject_write_failure(writes);
+    std::optional<push::PushAnswer> answer;
+    try {
+      answer = push(commit, options);
+    } catch (const std::exception& error) {
+      // The push's fault or not, a failure must name something: a message
+      // that says nothing cannot be traced to the push in an operator's log.
+      EXPECT_STRNE(error.what(), "") << "the failed push threw an empty message";
+    }
+    database().clear_injected_failures();
+    if (!answer) {
+      EXPECT_EQ(database().dump_all_tables(), before) << "a failed push left a trace";
+    }
+    return answer;
+  }
+};
+SSP_SQL_BACKENDS(PushCrash);
+
+TEST_P(PushCrash, PUSH_CRASH_1_AnAppliedPushCutAfterAnyWriteLeavesNoTraceAndAppliesAgain) {
+  record_spec("§6.4", "PUSH-CRASH-1");
+  seed_rounds();
+  if (HasFatalFailure()) return;
+  const std::int64_t seeded = max_seq();
+  for (int writes = 0; writes <= kMaxWrites; ++writes) {
+    SCOPED_TRACE("the database fails after " + std::to_string(writes) + " row writes");
+    const push::PushCommit pushed = round_commit(writes, false);
+    const auto answer = push_failing_after(writes, pushed, options());
+    const std::int64_t expected_seq = seeded + writes + 1;
+    if (answer) {
+      // Every write was allowed: the push is complete, not cut short. It
+      // writes four rows at least, so fewer allowed writes must have failed
+      // it: else the injected failure never reached its writes.
+      EXPECT_GE(writes, 4) << "the push completed with fewer row writes than its rows";
+      RecordProperty("row_writes_of_the_push", writes);
+      EXPECT_EQ(answer->status, PushAnswerStatus::applied);
+      EXPECT_EQ(answer->commit_seq, std::optional<std::int64_t>(expected_seq));
+    } else {
+      // The database works again: the same push applies, at the next seq.
+      EXPECT_EQ(apply(pushed), expected_seq);
+    }
+    if (HasFailure()) return;  // one round's report is enough to debug
+    const std::string r = std::to_string(writes);
+    EXPECT_EQ(payload_of("tasks", "new-" + r),
+              std::optional<storage::Bytes>(task("new-" + r, "p1", "inserted")));
+    EXPECT_EQ(version_of("tasks", "old-" + r), std::optional<std::int64_t>(2));
+    EXPECT_FALSE(row("members", "m-" + r));
+    EXPECT_EQ(scopes_of("docs", "d-" + r),
+              (std::optional<std::map<std::string, std::string>>(
+                  {{"org_id", "o1"}, {"team_id", "team-a"}})));
+    ASSERT_EQ(commits().size(), static_cast<std::size_t>(expected_seq));
+    EXPECT_EQ(commits().back().entry.changes.size(), 4u);
+    if (answer) return;
+  }
+  FAIL() << "the push was still failing after " << kMaxWrites << " row writes";
+}
+
+TEST_P(PushCrash, PUSH_CRASH_2_ARejectionCutAfterAnyWriteLeavesNoTraceAndIsStoredAgain) {
+  record_spec("§6.4", "PUSH-CRASH-2");
+  seed_rounds();
+  if (HasFatalFailure()) return;
+  const std::int64_t seeded = max_seq();
+  const push::PushOptions refusing = refusing_options();
+  for (int writes = 0; writes <= kMaxWrites; ++writes) {
+    SCOPED_TRACE("the database fails after " + std::to_string(writes) + " row writes");
+    const push::PushCommit pushed = round_commit(writes, true);
+    auto answer = push_failing_after(writes, pushed, refusing);
+    const bool completed = answer.has_value();
+    if (completed) {
+      // The rejection itself is a row written: with none allowed it fails.
+      EXPECT_GE(writes, 1) << "the rejection was stored with no row write allowed";
+      RecordProperty("row_writes_of_the_push", writes);
+    }
+    // The database works again: the same push is rejected and stored.
+    if (!completed) answer = push(pushed, refusing);
+    EXPECT_EQ(answer->status, PushAnswerStatus::rejected);
+    EXPECT_THAT(answer->results, ::testing::ElementsAre(error_at(
+                                     4, "test.refused", "refused by the test's validator")));
+    EXPECT_FALSE(answer->replayed) << "the rejection was found stored by a failed push";
+    // Stored: a repeat replays it; nothing else was written.
+    const auto replay = push(pushed, refusing);
+    EXPECT_EQ(replay.status, PushAnswerStatus::rejected);
+    EXPECT_TRUE(replay.replayed);
+    EXPECT_EQ(max_seq(), seeded);
+    const std::string r = std::to_string(writes);
+    EXPECT_FALSE(row("tasks", "new-" + r));
+    EXPECT_EQ(version_of("tasks", "old-" + r), std::optional<std::int64_t>(1));
+    EXPECT_TRUE(row("members", "m-" + r));
+    if (HasFailure() || completed) return;
+  }
+  FAIL() << "the push was still failing after " << kMaxWrites << " row writes";
+}
+
+}  // namespace
+}  // namespace ssp::harness
