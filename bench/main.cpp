@@ -13,6 +13,7 @@
 #include "bench_site.hpp"
 #include "failure_counting_reporter.hpp"
 #include "population.hpp"
+#include "push_site.hpp"
 #include "registration.hpp"
 
 namespace {
@@ -35,6 +36,8 @@ void describe_run(const ssp::bench::BenchConfig& config) {
   benchmark::AddCustomContext("sqlite_version", sqlite3_libversion());
   benchmark::AddCustomContext("sqlite_durability",
                               ssp::sqlite_durability_pragmas(config.sqlite_durability));
+  benchmark::AddCustomContext("sqlite_server_storage_durability",
+                              ssp::bench::sqlite_server_storage_durability());
   benchmark::AddCustomContext("openssl_version", OpenSSL_version(OPENSSL_VERSION));
   if (!config.pg_dsn) {
     if (config.pg_required) {
