@@ -1,5 +1,5 @@
-// ssp-bench: segment store throughput next to the raw floor of the same
-// machine (see bench/README.md). Google Benchmark flags apply; the
+// ssp-bench: segment store and push throughput next to the raw floor of the
+// same machine (see bench/README.md). Google Benchmark flags apply; the
 // environment chooses the matrix (bench_config.hpp).
 #include <benchmark/benchmark.h>
 #include <openssl/crypto.h>
