@@ -17,9 +17,9 @@ class PushFloorDatabase {
   virtual ~PushFloorDatabase() = default;
 
   // One transaction (BEGIN, one INSERT of (row_id, payload) per operation, in
-  // order, COMMIT). Every operation must carry a payload. Throws
-  // std::runtime_error naming the row when an INSERT fails (nothing is then
-  // committed).
+  // order, COMMIT). Every operation must carry a payload. Throws a
+  // std::runtime_error (the client library's own error on PostgreSQL) when a
+  // statement fails; nothing is then committed.
   virtual void insert_rows(std::span<const push::PushOperation> operations) = 0;
 };
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ssp/push/push_pipeline.hpp"
 #include "ssp/storage/schema.hpp"
