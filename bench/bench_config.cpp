@@ -35,6 +35,9 @@ BenchConfig bench_config_from_environment() {
   config.populations = config.smoke ? std::vector<std::int64_t>{1'000}
                                     : std::vector<std::int64_t>{1'000, 10'000, 100'000};
   config.put_threads = {1, 2, 4};
+  config.push_operations = {1, 10};
+  config.push_threads = {1, 4};
+  config.push_partitions = {1, 4};
   if (const auto seed = variable("SSP_BENCH_SEED")) {
     config.seed = static_cast<std::uint32_t>(std::stoul(*seed, nullptr, 0));
   }

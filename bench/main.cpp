@@ -1,5 +1,5 @@
-// ssp-bench: segment store throughput next to the raw floor of the same
-// machine (see bench/README.md). Google Benchmark flags apply; the
+// ssp-bench: segment store and push throughput next to the raw floor of the
+// same machine (see bench/README.md). Google Benchmark flags apply; the
 // environment chooses the matrix (bench_config.hpp).
 #include <benchmark/benchmark.h>
 #include <openssl/crypto.h>
@@ -13,6 +13,7 @@
 #include "bench_site.hpp"
 #include "failure_counting_reporter.hpp"
 #include "population.hpp"
+#include "push_site.hpp"
 #include "registration.hpp"
 
 namespace {
@@ -35,6 +36,8 @@ void describe_run(const ssp::bench::BenchConfig& config) {
   benchmark::AddCustomContext("sqlite_version", sqlite3_libversion());
   benchmark::AddCustomContext("sqlite_durability",
                               ssp::sqlite_durability_pragmas(config.sqlite_durability));
+  benchmark::AddCustomContext("sqlite_server_storage_durability",
+                              ssp::bench::sqlite_server_storage_durability());
   benchmark::AddCustomContext("openssl_version", OpenSSL_version(OPENSSL_VERSION));
   if (!config.pg_dsn) {
     if (config.pg_required) {

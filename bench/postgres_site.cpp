@@ -1,13 +1,11 @@
 // The PostgreSQL site and floor. The floor uses the same client library as
 // the store (libpqxx 6, text-format results), one prepared statement per
 // operation and no explicit transaction: each INSERT commits on its own.
-#include <unistd.h>
-
-#include <atomic>
 #include <pqxx/pqxx>
 #include <stdexcept>
 
 #include "bench_site.hpp"
+#include "scratch_places.hpp"
 #include "ssp/postgres_segment_store.hpp"
 #include "ssp/segment_id.hpp"
 
@@ -66,12 +64,6 @@ std::string with_session_setting(const std::string& dsn, const std::string& name
   }
   return dsn + (dsn.find('?') == std::string::npos ? "?" : "&") + "options=-c%20" + name +
          "%3D" + value;
-}
-
-std::string fresh_schema_name(std::string_view role) {
-  static std::atomic<int> counter{0};
-  return "ssp_bench_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + "_" +
-         std::string(role);
 }
 
 class PostgresSite final : public BenchSite {

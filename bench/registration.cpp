@@ -5,6 +5,7 @@
 #include <string>
 
 #include "benchmarks.hpp"
+#include "push_benchmarks.hpp"
 
 namespace ssp::bench {
 namespace {
@@ -105,6 +106,37 @@ void register_reads(BenchBackend backend, const BenchConfig& config) {
   }
 }
 
+// Per operation count: the floor at every thread count, then the pushes on
+// each partition count with the thread counts at least as large (fewer
+// threads than partitions would leave partitions idle: the same run as fewer
+// partitions).
+void register_pushes(BenchBackend backend, const BenchConfig& config) {
+  const std::string prefix(backend_name(backend));
+  for (const int operations : config.push_operations) {
+    const std::string suffix = "/ops:" + std::to_string(operations);
+    auto floor_sites = std::make_shared<SharedPushSite>();
+    auto* floor = add(
+        prefix + "/push_floor" + suffix,
+        [=, &config](benchmark::State& state) {
+          bench_push_floor(state, *floor_sites, backend, operations, config);
+        },
+        Clock::real, config);
+    for (const int threads : config.push_threads) floor->Threads(threads);
+    for (const int partitions : config.push_partitions) {
+      auto sites = std::make_shared<SharedPushSite>();
+      auto* pushes = add(
+          prefix + "/push" + suffix + "/partitions:" + std::to_string(partitions),
+          [=, &config](benchmark::State& state) {
+            bench_push(state, *sites, backend, operations, partitions, config);
+          },
+          Clock::real, config);
+      for (const int threads : config.push_threads) {
+        if (threads >= partitions) pushes->Threads(threads);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void register_benchmarks(const BenchConfig& config) {
@@ -113,6 +145,7 @@ void register_benchmarks(const BenchConfig& config) {
   for (const BenchBackend backend : backends) {
     register_puts(backend, config);
     register_reads(backend, config);
+    if (backend != BenchBackend::memory) register_pushes(backend, config);
   }
 }
 

@@ -11,7 +11,9 @@ namespace ssp::bench {
 //    backends, "floor/sha256/…" for memory);
 //  - per population P: "<backend>/get/size:<S>/population:<P>" next to
 //    "<backend>/floor_select/…" (SQL backends);
-//  - then "<backend>/find/population:<P>" for every P, then stats likewise.
+//  - then "<backend>/find/population:<P>" for every P, then stats likewise;
+//  - SQL backends, per operation count N: "<backend>/push_floor/ops:<N>/…"
+//    then "<backend>/push/ops:<N>/partitions:<P>/…/threads:<T>" (T ≥ P).
 // With config.fixed_iterations every benchmark runs exactly that many.
 // `config` must outlive the benchmark run.
 void register_benchmarks(const BenchConfig& config);

@@ -3,11 +3,11 @@
 // it is the fastest way this SQLite can store and read the same blob.
 #include <sqlite3.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
 #include "bench_site.hpp"
+#include "scratch_places.hpp"
 #include "ssp/segment_id.hpp"
 #include "ssp/segment_store_options.hpp"
 #include "ssp/sqlite_segment_store.hpp"
@@ -91,15 +91,6 @@ class SqliteFloor final : public FloorDatabase {
   sqlite3_stmt* insert_ = nullptr;
   sqlite3_stmt* select_ = nullptr;
 };
-
-std::filesystem::path make_temp_directory() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/ssp-bench.XXXXXX";
-  if (mkdtemp(pattern.data()) == nullptr) {
-    throw std::runtime_error("cannot create a temp directory from " + pattern);
-  }
-  return pattern;
-}
 
 class SqliteSite final : public BenchSite {
  public:

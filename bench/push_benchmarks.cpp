@@ -1,0 +1,115 @@
+#include "push_benchmarks.hpp"
+
+#include <optional>
+#include <string>
+
+#include "payload.hpp"
+#include "push_workload.hpp"
+
+namespace ssp::bench {
+namespace {
+
+std::shared_ptr<PushSite> join_push_site(benchmark::State& state, SharedPushSite& sites,
+                                         BenchBackend backend, const BenchConfig& config) {
+  return sites.join(state.threads(), [&] { return make_push_site(backend, config); });
+}
+
+// What is wrong with `answer` to `commit`, or nothing when it is applied as
+// the benchmark requires.
+std::optional<std::string> not_applied(const push::PushAnswer& answer,
+                                       const push::PushCommit& commit,
+                                       std::int64_t previous_seq) {
+  std::string problem = commit.client_id;
+  problem += ' ';
+  problem += commit.client_commit_id;
+  if (answer.status != push::PushAnswerStatus::applied) {
+    problem += answer.status == push::PushAnswerStatus::cached ? " answered cached"
+                                                               : " answered rejected";
+    if (!answer.results.empty()) {
+      problem += ": ";
+      problem += answer.results.front().code;
+      problem += ' ';
+      problem += answer.results.front().message;
+    }
+    return problem;
+  }
+  if (!answer.commit_seq || *answer.commit_seq <= previous_seq) {
+    problem += " was applied without a commit seq above the thread's previous one";
+    return problem;
+  }
+  if (answer.results.size() != commit.operations.size()) {
+    problem += " was applied without one record per operation";
+    return problem;
+  }
+  for (const push::OperationResult& record : answer.results) {
+    if (record.status != push::OperationStatus::applied) {
+      problem += " was applied with an operation that was not";
+      return problem;
+    }
+  }
+  return std::nullopt;
+}
+
+std::uint64_t rows_checksum(const push::PushCommit& commit) {
+  std::uint64_t bits = 0;
+  for (const push::PushOperation& operation : commit.operations) {
+    bits ^= row_checksum_bits(operation.row_id);
+  }
+  return bits;
+}
+
+void report_commits(benchmark::State& state, int operations, std::uint64_t checksum) {
+  state.SetItemsProcessed(state.iterations());
+  state.counters["rows_per_second"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * operations), benchmark::Counter::kIsRate);
+  state.counters["checksum"] = benchmark::Counter(static_cast<double>(checksum));
+}
+
+}  // namespace
+
+void bench_push(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
+                int operations, int partitions, const BenchConfig& config) {
+  const auto site = join_push_site(state, sites, backend, config);
+  const auto storage = site->open_storage();
+  const int thread = state.thread_index();
+  const PushCommitStream commits(site->schema(), thread, operations);
+  const push::PushActor actor{push_partition(thread, partitions), "bench-actor",
+                              push_bench_scopes()};
+  push::PushOptions options;
+  std::int64_t now = kBenchNowMs;
+  options.clock = [&now] { return now++; };
+  std::uint64_t checksum = 0;
+  std::uint64_t index = 0;
+  std::int64_t previous_seq = 0;
+  for (auto _ : state) {
+    const push::PushCommit commit = commits.commit(index);
+    const push::PushAnswer answer =
+        push::run_push(*storage, site->schema(), actor, commit, options);
+    if (const auto problem = not_applied(answer, commit, previous_seq)) {
+      state.SkipWithError(problem->c_str());
+      break;
+    }
+    previous_seq = *answer.commit_seq;
+    checksum ^= rows_checksum(commit);
+    ++index;
+  }
+  report_commits(state, operations, checksum);
+}
+
+void bench_push_floor(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
+                      int operations, const BenchConfig& config) {
+  const auto site = join_push_site(state, sites, backend, config);
+  const auto floor = site->open_floor();
+  const PushCommitStream commits(site->schema(), state.thread_index(), operations);
+  std::uint64_t checksum = 0;
+  std::uint64_t index = 0;
+  for (auto _ : state) {
+    const push::PushCommit commit = commits.commit(index);
+    floor->insert_rows(commit.operations);
+    checksum ^= rows_checksum(commit);
+    ++index;
+  }
+  report_commits(state, operations, checksum);
+}
+
+}  // namespace ssp::bench

@@ -1,0 +1,34 @@
+// The push benchmarks: commits applied per second through the reference push
+// pipeline (run_push), and their floor, the same rows written in one plain
+// transaction per commit. Each reports items/s = commits/s, a rows_per_second
+// counter (commits/s × operations) and a checksum counter: the XOR of
+// row_checksum_bits over the rows it wrote, summed over threads. A push
+// benchmark and its floor write the same rows in the same order, so with equal
+// iteration counts their checksums are equal.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include "bench_config.hpp"
+#include "bench_site.hpp"
+#include "push_site.hpp"
+#include "run_shared.hpp"
+
+namespace ssp::bench {
+
+using SharedPushSite = RunShared<PushSite>;
+
+// One commit of `operations` new-row upserts per iteration through run_push,
+// each thread on its own ServerStorage, pushing to partition
+// push_partition(thread, partitions), on a fresh site per run. Stops with an
+// error unless every commit answers applied with a commit seq above the
+// thread's previous one and one applied record per operation.
+void bench_push(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
+                int operations, int partitions, const BenchConfig& config);
+
+// The same commits' rows through PushFloorDatabase::insert_rows (one
+// transaction per commit), each thread on its own floor connection.
+void bench_push_floor(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
+                      int operations, const BenchConfig& config);
+
+}  // namespace ssp::bench
