@@ -3,9 +3,11 @@
 // Every parameter travels as text; PostgreSQL types it from its column.
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <pqxx/pqxx>
 
 #include "../core/storage_server_base.hpp"
+#include "../sql/idle_connections.hpp"
 #include "pqxx_guard.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/storage/physical_names.hpp"
@@ -291,14 +293,25 @@ bool is_constraint_violation(const pqxx::sql_error& error) {
 // COMMITTED (design notes push.md Q1, R11), and statements sent as they come.
 // It never touches the storage's other connections, so while it holds the
 // partition lock it never waits for a second connection (push.md §2.2).
+using IdlePushConnections = sql::IdleConnections<pqxx::connection>;
+
 class PostgresPushSession final : public PushSession {
  public:
-  PostgresPushSession(const std::string& dsn, const std::string& schema, std::int64_t lock_wait_ms)
-      : connection_(open_connection(dsn, schema, lock_wait_ms)), txn_(*connection_) {
-    txn_.exec("BEGIN ISOLATION LEVEL READ COMMITTED");
+  PostgresPushSession(std::shared_ptr<IdlePushConnections> idle, const std::string& dsn,
+                      const std::string& schema, std::int64_t lock_wait_ms)
+      : idle_(std::move(idle)),
+        connection_(idle_->take_or([&] { return open_connection(dsn, schema, lock_wait_ms); })),
+        txn_(std::in_place, *connection_) {
+    txn_->exec("BEGIN ISOLATION LEVEL READ COMMITTED");
     open_ = true;
   }
-  ~PostgresPushSession() override { rollback(); }
+  ~PostgresPushSession() override {
+    rollback();
+    // Only a connection whose transaction ended cleanly serves the next push;
+    // libpqxx wants its transaction object gone first.
+    txn_.reset();
+    if (ended_cleanly_ && connection_->is_open()) idle_->give_back(std::move(connection_));
+  }
 
   // The lock is the partition's sync_partitions row (push.md Q2): the row
   // append_commit's counter updates, so every push and every append contend
@@ -306,20 +319,20 @@ class PostgresPushSession final : public PushSession {
   // the lock.
   void lock_partition(const std::string& partition) override {
     guarded([&] {
-      txn_.exec_params(
+      txn_->exec_params(
           "INSERT INTO sync_partitions (partition, max_commit_seq) VALUES ($1, 0) "
           "ON CONFLICT (partition) DO NOTHING",
           partition);
-      txn_.exec_params("SELECT max_commit_seq FROM sync_partitions WHERE partition = $1 FOR UPDATE",
+      txn_->exec_params("SELECT max_commit_seq FROM sync_partitions WHERE partition = $1 FOR UPDATE",
                        partition);
-      txn_.exec("SAVEPOINT syncular_push_candidate");
+      txn_->exec("SAVEPOINT syncular_push_candidate");
       return 0;
     });
   }
   void rollback_to_candidate() override {
     guarded([&] {
-      txn_.exec("ROLLBACK TO SAVEPOINT syncular_push_candidate");
-      txn_.exec("RELEASE SAVEPOINT syncular_push_candidate");
+      txn_->exec("ROLLBACK TO SAVEPOINT syncular_push_candidate");
+      txn_->exec("RELEASE SAVEPOINT syncular_push_candidate");
       return 0;
     });
   }
@@ -328,13 +341,13 @@ class PostgresPushSession final : public PushSession {
                                               const std::string& client_id,
                                               const std::string& client_commit_id) override {
     return guarded(
-        [&] { return read_push_result_on(txn_, partition, client_id, client_commit_id); });
+        [&] { return read_push_result_on(*txn_, partition, client_id, client_commit_id); });
   }
   void insert_push_result(const std::string& partition, const std::string& client_id,
                           const std::string& client_commit_id,
                           const std::string& result_json) override {
     guarded([&] {
-      txn_.exec_params(
+      txn_->exec_params(
           "INSERT INTO sync_push_results (partition, client_id, client_commit_id, result) "
           "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
           partition, client_id, client_commit_id, result_json);
@@ -344,7 +357,7 @@ class PostgresPushSession final : public PushSession {
 
   std::optional<StoredRow> read_row(const CompiledTable& table, const std::string& partition,
                                     const std::string& row_id) override {
-    return guarded([&] { return read_row_on(txn_, table, partition, row_id); });
+    return guarded([&] { return read_row_on(*txn_, table, partition, row_id); });
   }
 
   std::vector<StoredRow> scan_rows(const std::string& partition,
@@ -378,7 +391,7 @@ class PostgresPushSession final : public PushSession {
       // COLLATE "C": byte order, the order SQLite scans in.
       sql += " ORDER BY " + row_id + " COLLATE \"C\" LIMIT " + std::to_string(scan.limit);
       std::vector<StoredRow> rows;
-      for (const auto& row : params.exec(txn_, sql)) {
+      for (const auto& row : params.exec(*txn_, sql)) {
         rows.push_back(stored_row_from(row, scan.table->name()));
       }
       return rows;
@@ -392,17 +405,17 @@ class PostgresPushSession final : public PushSession {
   void write_row(const CompiledTable& table, const std::string& partition, const StoredRow& row,
                  const Row& values, std::int64_t op_index) override {
     guarded([&] {
-      txn_.exec("SAVEPOINT syncular_row_write");
+      txn_->exec("SAVEPOINT syncular_row_write");
       try {
-        upsert_app_row_on(txn_, table, partition, row, values);
+        upsert_app_row_on(*txn_, table, partition, row, values);
       } catch (const pqxx::sql_error& error) {
         if (!is_constraint_violation(error)) throw;
-        txn_.exec("ROLLBACK TO SAVEPOINT syncular_row_write");
-        txn_.exec("RELEASE SAVEPOINT syncular_row_write");
+        txn_->exec("ROLLBACK TO SAVEPOINT syncular_row_write");
+        txn_->exec("RELEASE SAVEPOINT syncular_row_write");
         throw StorageConstraintError(op_index);
       }
-      txn_.exec("RELEASE SAVEPOINT syncular_row_write");
-      replace_row_scopes_on(txn_, table, partition, row);
+      txn_->exec("RELEASE SAVEPOINT syncular_row_write");
+      replace_row_scopes_on(*txn_, table, partition, row);
       return 0;
     });
   }
@@ -411,11 +424,11 @@ class PostgresPushSession final : public PushSession {
                   const std::string& row_id) override {
     guarded([&] {
       Params params;
-      params.exec(txn_, "DELETE FROM " + quote_identifier(table.name()) +
+      params.exec(*txn_, "DELETE FROM " + quote_identifier(table.name()) +
                             where_row(params, partition, row_id));
-      txn_.exec_params("DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
+      txn_->exec_params("DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
                        partition, table.name(), row_id);
-      txn_.exec_params("DELETE FROM sync_blob_refs WHERE partition = $1 AND tbl = $2 AND row_id = $3",
+      txn_->exec_params("DELETE FROM sync_blob_refs WHERE partition = $1 AND tbl = $2 AND row_id = $3",
                        partition, table.name(), row_id);
       return 0;
     });
@@ -425,7 +438,7 @@ class PostgresPushSession final : public PushSession {
   // appends to commit, and a rollback undoes the increment (no gap, D-1).
   std::int64_t next_commit_seq(const std::string& partition) override {
     return guarded([&] {
-      const pqxx::result rows = txn_.exec_params(
+      const pqxx::result rows = txn_->exec_params(
           "INSERT INTO sync_partitions (partition, max_commit_seq) VALUES ($1, 1) "
           "ON CONFLICT (partition) DO UPDATE SET max_commit_seq = sync_partitions.max_commit_seq + 1 "
           "RETURNING max_commit_seq",
@@ -437,7 +450,7 @@ class PostgresPushSession final : public PushSession {
   void write_commit(const std::string& partition, std::int64_t commit_seq,
                     const CommitEntry& entry, const std::vector<ChangeScope>& scopes) override {
     guarded([&] {
-      txn_.exec_params(
+      txn_->exec_params(
           "INSERT INTO sync_commits (partition, commit_seq, client_id, client_commit_id, "
           "actor_id, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
           partition, commit_seq, entry.client_id, entry.client_commit_id, entry.actor_id,
@@ -457,12 +470,12 @@ class PostgresPushSession final : public PushSession {
             .add(scopes_json(change.scopes))
             .add(upsert && change.payload ? std::optional(bytea_text(*change.payload))
                                           : std::nullopt);
-        params.exec(txn_,
+        params.exec(*txn_,
                     "INSERT INTO sync_changes (partition, commit_seq, idx, tbl, row_id, op, "
                     "row_version, scopes, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)");
       }
       for (const ChangeScope& scope : scopes) {
-        txn_.exec_params(
+        txn_->exec_params(
             "INSERT INTO sync_change_scopes (partition, tbl, var, value, commit_seq) "
             "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
             partition, scope.table, scope.variable, scope.value, commit_seq);
@@ -474,24 +487,28 @@ class PostgresPushSession final : public PushSession {
   void commit() override {
     open_ = false;
     guarded([&] {
-      txn_.exec("COMMIT");
+      txn_->exec("COMMIT");
       return 0;
     });
+    ended_cleanly_ = true;
   }
   void rollback() noexcept override {
     if (!open_) return;
     open_ = false;
     try {
-      txn_.exec("ROLLBACK");
+      txn_->exec("ROLLBACK");
+      ended_cleanly_ = true;
     } catch (...) {
       // The connection closes with the session; the server rolls back then.
     }
   }
 
  private:
+  std::shared_ptr<IdlePushConnections> idle_;
   std::unique_ptr<pqxx::connection> connection_;
-  pqxx::nontransaction txn_;
+  std::optional<pqxx::nontransaction> txn_;  // on *connection_, reset before it is given back
   bool open_ = false;
+  bool ended_cleanly_ = false;
 };
 
 class PostgresServerStorage final : public ServerStorageBase {
@@ -620,7 +637,8 @@ class PostgresServerStorage final : public ServerStorageBase {
 
   std::unique_ptr<PushSession> open_push_session() override {
     return guarded([&] {
-      return std::make_unique<PostgresPushSession>(dsn_, schema_, options().lock_wait_ms);
+      return std::make_unique<PostgresPushSession>(idle_push_, dsn_, schema_,
+                                                   options().lock_wait_ms);
     });
   }
 
@@ -636,6 +654,8 @@ class PostgresServerStorage final : public ServerStorageBase {
   std::string schema_;
   std::unique_ptr<pqxx::connection> writer_;
   std::unique_ptr<pqxx::connection> reader_;
+  std::shared_ptr<IdlePushConnections> idle_push_ =
+      std::make_shared<IdlePushConnections>(sql::kMaxIdlePushConnections);
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include "../core/storage_server_base.hpp"
+#include "../sql/idle_connections.hpp"
 #include "sqlite_connection.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/storage/physical_names.hpp"
@@ -313,15 +314,27 @@ std::optional<std::string> read_push_result_on(Connection& connection,
   return read.text("result");
 }
 
+using IdlePushConnections = sql::IdleConnections<Connection>;
+
 class SqlitePushSession final : public PushSession {
  public:
-  SqlitePushSession(const std::string& path, std::int64_t lock_wait_ms)
-      : connection_(path, false, lock_wait_ms) {
+  SqlitePushSession(std::shared_ptr<IdlePushConnections> idle, const std::string& path,
+                    std::int64_t lock_wait_ms)
+      : idle_(std::move(idle)),
+        owned_(idle_->take_or(
+            [&] { return std::make_unique<Connection>(path, false, lock_wait_ms); })),
+        connection_(*owned_) {
     // Takes the database writer lock now, waiting up to busy_timeout.
     connection_.exec("BEGIN IMMEDIATE");
     open_ = true;
   }
-  ~SqlitePushSession() override { rollback(); }
+  ~SqlitePushSession() override {
+    rollback();
+    // Only a connection whose transaction ended cleanly serves the next push.
+    if (ended_cleanly_ && sqlite3_get_autocommit(connection_.handle()) != 0) {
+      idle_->give_back(std::move(owned_));
+    }
+  }
 
   // The writer lock is already held since BEGIN IMMEDIATE.
   void lock_partition(const std::string&) override {
@@ -477,16 +490,21 @@ class SqlitePushSession final : public PushSession {
   void commit() override {
     connection_.exec("COMMIT");
     open_ = false;
+    ended_cleanly_ = true;
   }
   void rollback() noexcept override {
     if (!open_) return;
     open_ = false;
-    sqlite3_exec(connection_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    ended_cleanly_ =
+        sqlite3_exec(connection_.handle(), "ROLLBACK", nullptr, nullptr, nullptr) == SQLITE_OK;
   }
 
  private:
-  Connection connection_;
+  std::shared_ptr<IdlePushConnections> idle_;
+  std::unique_ptr<Connection> owned_;
+  Connection& connection_;  // *owned_, until the destructor gives it back
   bool open_ = false;
+  bool ended_cleanly_ = false;
 };
 
 class SqliteServerStorage final : public ServerStorageBase {
@@ -603,7 +621,7 @@ class SqliteServerStorage final : public ServerStorageBase {
   }
 
   std::unique_ptr<PushSession> open_push_session() override {
-    return std::make_unique<SqlitePushSession>(path_, options().lock_wait_ms);
+    return std::make_unique<SqlitePushSession>(idle_push_, path_, options().lock_wait_ms);
   }
 
  private:
@@ -619,6 +637,8 @@ class SqliteServerStorage final : public ServerStorageBase {
   std::string path_;
   Connection writer_;
   Connection reader_;
+  std::shared_ptr<IdlePushConnections> idle_push_ =
+      std::make_shared<IdlePushConnections>(sql::kMaxIdlePushConnections);
 };
 
 }  // namespace
