@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "push_site.hpp"
-#include "scratch_places.hpp"
+#include "postgres_site_schemas.hpp"
 #include "ssp/storage/postgres_server_storage.hpp"
 
 namespace ssp::bench {
@@ -38,43 +38,23 @@ class PostgresPushSite final : public PushSite {
  public:
   explicit PostgresPushSite(const std::string& dsn)
       : dsn_(dsn),
-        storage_schema_(fresh_schema_name("push")),
-        floor_schema_(fresh_schema_name("push_floor")),
-        admin_(dsn) {
-    pqxx::work ddl(admin_);
-    ddl.exec("CREATE SCHEMA " + admin_.quote_name(floor_schema_));
-    ddl.exec("CREATE TABLE " + admin_.quote_name(floor_schema_) +
-             ".push_rows(row_id TEXT PRIMARY KEY, payload BYTEA NOT NULL)");
-    ddl.commit();
+        schemas_(dsn, "push", "push_rows(row_id TEXT PRIMARY KEY, payload BYTEA NOT NULL)") {
     open_storage();  // creates the storage's schema and tables before any thread connects
   }
 
-  ~PostgresPushSite() override {
-    try {
-      pqxx::work ddl(admin_);
-      ddl.exec("DROP SCHEMA IF EXISTS " + admin_.quote_name(storage_schema_) + " CASCADE");
-      ddl.exec("DROP SCHEMA IF EXISTS " + admin_.quote_name(floor_schema_) + " CASCADE");
-      ddl.commit();
-    } catch (const std::exception&) {
-      // The throwaway cluster goes away anyway; a destructor must not throw.
-    }
-  }
-
   std::unique_ptr<storage::ServerStorage> open_storage() override {
-    auto storage = storage::open_postgres_server_storage(dsn_, storage_schema_);
+    auto storage = storage::open_postgres_server_storage(dsn_, schemas_.measured());
     storage->ensure_schema(schema());
     return storage;
   }
 
   std::unique_ptr<PushFloorDatabase> open_floor() override {
-    return std::make_unique<PostgresPushFloor>(dsn_, floor_schema_);
+    return std::make_unique<PostgresPushFloor>(dsn_, schemas_.floor());
   }
 
  private:
   std::string dsn_;
-  std::string storage_schema_;
-  std::string floor_schema_;
-  pqxx::connection admin_;
+  PostgresSiteSchemas schemas_;
 };
 
 }  // namespace

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "bench_site.hpp"
-#include "scratch_places.hpp"
+#include "postgres_site_schemas.hpp"
 #include "ssp/postgres_segment_store.hpp"
 #include "ssp/segment_id.hpp"
 
@@ -70,44 +70,26 @@ class PostgresSite final : public BenchSite {
  public:
   explicit PostgresSite(const std::string& dsn)
       : dsn_(dsn),
-        store_schema_(fresh_schema_name("store")),
-        floor_schema_(fresh_schema_name("floor")),
-        admin_(dsn) {
-    pqxx::work ddl(admin_);
-    ddl.exec("CREATE SCHEMA " + admin_.quote_name(floor_schema_));
-    ddl.exec("CREATE TABLE " + admin_.quote_name(floor_schema_) +
-             ".segments(segment_id TEXT PRIMARY KEY, bytes BYTEA NOT NULL)");
-    ddl.commit();
+        schemas_(dsn, "store", "segments(segment_id TEXT PRIMARY KEY, bytes BYTEA NOT NULL)") {
     open_store();  // creates the store's schema and tables before any thread connects
   }
 
-  ~PostgresSite() override {
-    try {
-      pqxx::work ddl(admin_);
-      ddl.exec("DROP SCHEMA IF EXISTS " + admin_.quote_name(store_schema_) + " CASCADE");
-      ddl.exec("DROP SCHEMA IF EXISTS " + admin_.quote_name(floor_schema_) + " CASCADE");
-      ddl.commit();
-    } catch (const std::exception&) {
-      // The throwaway cluster goes away anyway; a destructor must not throw.
-    }
-  }
-
   std::shared_ptr<SegmentStore> open_store() override {
-    return open_postgres_segment_store(dsn_, store_schema_);
+    return open_postgres_segment_store(dsn_, schemas_.measured());
   }
 
   std::shared_ptr<SegmentStore> open_loading_store() override {
     return open_postgres_segment_store(with_session_setting(dsn_, "synchronous_commit", "off"),
-                                       store_schema_);
+                                       schemas_.measured());
   }
 
   std::unique_ptr<FloorDatabase> open_floor() override {
-    return std::make_unique<PostgresFloor>(dsn_, floor_schema_);
+    return std::make_unique<PostgresFloor>(dsn_, schemas_.floor());
   }
 
   void settle() override {
     try {
-      pqxx::nontransaction(admin_).exec("CHECKPOINT");
+      pqxx::nontransaction(schemas_.admin()).exec("CHECKPOINT");
     } catch (const pqxx::insufficient_privilege&) {
       // Not a superuser: measured commits may then flush part of the load.
     }
@@ -115,9 +97,7 @@ class PostgresSite final : public BenchSite {
 
  private:
   std::string dsn_;
-  std::string store_schema_;
-  std::string floor_schema_;
-  pqxx::connection admin_;
+  PostgresSiteSchemas schemas_;
 };
 
 }  // namespace
