@@ -128,7 +128,11 @@ rc::Gen<GenStep> gen_step() {
 
 std::string show(const storage::RowValue& value) {
   if (std::holds_alternative<std::monostate>(value)) return "null";
-  if (const auto* text = std::get_if<std::string>(&value)) return "\"" + *text + "\"";
+  if (const auto* text = std::get_if<std::string>(&value)) {
+    std::string quoted = "\"";
+    quoted.append(*text).append("\"");
+    return quoted;
+  }
   if (const auto* flag = std::get_if<bool>(&value)) return *flag ? "true" : "false";
   if (const auto* integer = std::get_if<std::int64_t>(&value)) return std::to_string(*integer);
   return "<other>";
@@ -136,7 +140,10 @@ std::string show(const storage::RowValue& value) {
 
 std::string show(const storage::Row& row) {
   std::string out = "(";
-  for (std::size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + show(row[i]);
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    if (i > 0) out += ",";
+    out += show(row[i]);
+  }
   return out + ")";
 }
 
