@@ -24,6 +24,9 @@ struct BenchConfig {
   std::vector<std::size_t> payload_sizes;
   // Segment counts of the stores get, find and stats run against.
   std::vector<std::int64_t> populations;
+  // put_growth: publications its segment holds, and the payload size.
+  std::vector<std::int64_t> growth_publications = {1, 1'000};
+  std::size_t growth_size = 1024;
   // Concurrent putters, each on its own connection.
   std::vector<int> put_threads;
   // Push benchmarks: operations per commit, concurrent pushers (each on its

@@ -4,7 +4,9 @@
 // one for the floor. Memory: one store object.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -39,6 +41,15 @@ class BenchSite {
   // After loading, before measuring: PostgreSQL checkpoints, so that measured
   // commits never flush the load's WAL.
   virtual void settle() {}
+
+  // What the store's commits wrote to the write-ahead log since the previous
+  // call (the first call only starts counting and returns 0): SQLite, in WAL
+  // frames (pages), read as the frame count of a `PRAGMA
+  // wal_checkpoint(RESTART)` run from a connection of its own, after which
+  // the next commit starts the WAL over; PostgreSQL, in bytes, the advance of pg_current_wal_insert_lsn()
+  // (the whole cluster's WAL: the benchmark is its only writer). Absent for
+  // memory. Checkpoints and queries, so call it outside timed code only.
+  virtual std::optional<std::int64_t> wal_written() { return std::nullopt; }
 };
 
 // A fresh site. Throws when the backend cannot be reached.

@@ -36,6 +36,16 @@ void bench_put_merge(benchmark::State& state, SharedSite& sites, BenchBackend ba
 void bench_put_repeat(benchmark::State& state, SharedSite& sites, BenchBackend backend,
                       std::size_t size, const BenchConfig& config);
 
+// put of one segment's bytes under a new scope digest, to a segment that
+// holds `publications` publications and keeps holding that many (each put
+// prunes the oldest); single-threaded. Untimed after the loop, SQL backends
+// add a WAL counter: wal_frames_per_put (SQLite) or wal_bytes_per_put
+// (PostgreSQL), averaged over a few more puts (BenchSite::wal_written); and
+// every backend get_share: the time of a get of the segment (the whole
+// record, as a put reads it) over the mean time of a timed put.
+void bench_put_growth(benchmark::State& state, BenchBackend backend, std::int64_t publications,
+                      std::size_t size, const BenchConfig& config);
+
 // Reads against a population (population.hpp), single-threaded.
 // get of a random segment of `size` bytes.
 void bench_get(benchmark::State& state, BenchBackend backend, std::size_t size,

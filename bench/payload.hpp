@@ -42,7 +42,13 @@ class PayloadStream {
 
 // The stamp of the index-th payload of a role on a thread. Roles and threads
 // get disjoint ranges, so no two payloads of one run collide by accident.
-enum class StampRole : std::uint64_t { put = 1, merge = 2, repeat = 3, population = 4 };
+enum class StampRole : std::uint64_t {
+  put = 1,
+  merge = 2,
+  repeat = 3,
+  population = 4,
+  growth = 5
+};
 std::uint64_t payload_stamp(StampRole role, int thread, std::uint64_t index);
 
 // The metadata every benchmark segment is published under: one partition,

@@ -95,7 +95,18 @@ class PostgresSite final : public BenchSite {
     }
   }
 
+  std::optional<std::int64_t> wal_written() override {
+    const auto lsn =
+        pqxx::nontransaction(schemas_.admin())
+            .exec("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint")[0][0]
+            .as<std::int64_t>();
+    const std::int64_t written = last_lsn_ ? lsn - *last_lsn_ : 0;
+    last_lsn_ = lsn;
+    return written;
+  }
+
  private:
+  std::optional<std::int64_t> last_lsn_;
   std::string dsn_;
   PostgresSiteSchemas schemas_;
 };

@@ -71,6 +71,16 @@ void register_puts(BenchBackend backend, const BenchConfig& config) {
     add_put(prefix + "/put_merge" + suffix, bench_put_merge, Clock::manual, backend, size, config);
     add_put(prefix + "/put_repeat" + suffix, bench_put_repeat, Clock::real, backend, size, config);
   }
+  // Both counts back to back: their ratio is the target.
+  for (const std::int64_t publications : config.growth_publications) {
+    const std::size_t size = config.growth_size;
+    add(prefix + "/put_growth/size:" + size_label(size) +
+            "/publications:" + std::to_string(publications),
+        [=, &config](benchmark::State& state) {
+          bench_put_growth(state, backend, publications, size, config);
+        },
+        Clock::real, config);
+  }
 }
 
 void register_reads(BenchBackend backend, const BenchConfig& config) {

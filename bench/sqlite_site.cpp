@@ -103,6 +103,7 @@ class SqliteSite final : public BenchSite {
   }
 
   ~SqliteSite() override {
+    sqlite3_close_v2(checkpointer_);
     std::error_code ignored;
     std::filesystem::remove_all(directory_, ignored);
   }
@@ -116,7 +117,36 @@ class SqliteSite final : public BenchSite {
     return std::make_unique<SqliteFloor>((directory_ / "floor.db").string(), durability_);
   }
 
+  // RESTART copies every frame back, waits for readers to leave the WAL and
+  // makes the next writer start it over, so the next checkpoint's frame count
+  // ("log": the WAL's frames before it) is exactly what was committed between
+  // the two. (TRUNCATE would report 0: it resets the count itself.)
+  std::optional<std::int64_t> wal_written() override {
+    if (checkpointer_ == nullptr) {
+      const std::string path = (directory_ / "store.db").string();
+      if (sqlite3_open_v2(path.c_str(), &checkpointer_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                          nullptr) != SQLITE_OK) {
+        fail(checkpointer_, "cannot open " + path + " to checkpoint");
+      }
+      sqlite3_busy_timeout(checkpointer_, static_cast<int>(SegmentStoreOptions{}.lock_wait_ms));
+    }
+    sqlite3_stmt* checkpoint = nullptr;
+    if (sqlite3_prepare_v2(checkpointer_, "PRAGMA wal_checkpoint(RESTART)", -1, &checkpoint,
+                           nullptr) != SQLITE_OK) {
+      fail(checkpointer_, "wal_checkpoint");
+    }
+    const bool done = sqlite3_step(checkpoint) == SQLITE_ROW && sqlite3_column_int(checkpoint, 0) == 0;
+    const std::int64_t frames = done ? sqlite3_column_int64(checkpoint, 1) : -1;
+    sqlite3_finalize(checkpoint);
+    if (!done) fail(checkpointer_, "wal_checkpoint(RESTART) did not complete");
+    const bool first = !counting_;
+    counting_ = true;
+    return first ? 0 : frames;
+  }
+
  private:
+  sqlite3* checkpointer_ = nullptr;
+  bool counting_ = false;
   SqliteDurability durability_;
   std::filesystem::path directory_;
 };

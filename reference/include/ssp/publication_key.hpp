@@ -1,6 +1,7 @@
 // Publication identity (0.22): two publications with equal keys are the same grant.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "ssp/segment_types.hpp"
@@ -13,5 +14,12 @@ namespace ssp {
 // rowCount, byteLength and the times are deliberately not part of it. Stored as
 // pub_key by SQL backends, byte-identical to upstream (DECISION D13).
 std::string publication_key(const SegmentMetadata& metadata);
+
+// publication_key(a) == publication_key(b), without building either text:
+// the text is injective over its nine fields, so this compares the fields.
+bool same_publication_key(const SegmentMetadata& a, const SegmentMetadata& b);
+
+// A hash of the nine fields: equal for any two metadata with the same key.
+std::size_t publication_key_hash(const SegmentMetadata& metadata);
 
 }  // namespace ssp

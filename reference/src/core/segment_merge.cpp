@@ -1,7 +1,8 @@
 #include "ssp/segment_merge.hpp"
 
 #include <algorithm>
-#include <set>
+#include <string_view>
+#include <vector>
 
 #include "ssp/publication_key.hpp"
 
@@ -12,13 +13,18 @@ namespace {
 // ascending byte order (DECISION D4).
 std::vector<std::string> digest_view(const std::string& primary,
                                      const std::vector<SegmentPublication>& publications) {
-  std::set<std::string> others;
+  std::vector<std::string_view> others;
+  others.reserve(publications.size());
   for (const auto& publication : publications) {
     if (publication.metadata.scope_digest != primary) {
-      others.insert(publication.metadata.scope_digest);
+      others.push_back(publication.metadata.scope_digest);
     }
   }
-  std::vector<std::string> view{primary};
+  std::sort(others.begin(), others.end());
+  others.erase(std::unique(others.begin(), others.end()), others.end());
+  std::vector<std::string> view;
+  view.reserve(others.size() + 1);
+  view.push_back(primary);
   view.insert(view.end(), others.begin(), others.end());
   return view;
 }
@@ -38,10 +44,9 @@ SegmentRecord merge_segment_record(const std::optional<SegmentRecord>& existing,
     }
   }
 
-  const std::string incoming_key = publication_key(metadata);
   const auto same_grant = std::find_if(
       publications.begin(), publications.end(),
-      [&](const SegmentPublication& p) { return publication_key(p.metadata) == incoming_key; });
+      [&](const SegmentPublication& p) { return same_publication_key(p.metadata, metadata); });
   if (same_grant != publications.end()) {
     same_grant->metadata = metadata;  // rowCount and cursors come from the put
     same_grant->byte_length = byte_length;

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <tuple>
 
 #include "../core/segment_store_base.hpp"
+#include "ssp/segment_write_plan.hpp"
 
 namespace ssp {
 namespace {
@@ -24,24 +24,39 @@ FindIndexKey index_key(const SegmentFindKey& k) {
 // guards it.
 struct MemoryState {
   std::map<std::string, StoredSegment> entries;
-  std::map<FindIndexKey, std::set<std::string>> find_index;
+  // Per find key, the ids with a publication under it and how many of their
+  // publications are (a record may hold several under one key: other
+  // cursors, media types or row counts).
+  std::map<FindIndexKey, std::map<std::string, int>> find_index;
   SegmentStoreStats stats;
 
   // Stores `record`, with `bytes` when its id is new, and keeps the index
-  // and the counters in step.
-  void store(const SegmentRecord& record, const Bytes& bytes) {
+  // and the counters in step. The index changes only by the publications
+  // that the plan removes or appends (an update in place keeps its key).
+  void store(SegmentRecord record, const Bytes& bytes) {
     const auto found = entries.find(record.segment_id);
     if (found == entries.end()) {
       ++stats.count;
       stats.bytes += record.byte_length;
-      entries.emplace(record.segment_id, StoredSegment{record, bytes});
-    } else {
-      unindex(found->second.record);
-      count_media(found->second.record.metadata.media_type, -1);
-      found->second.record = record;
+      for (const auto& p : record.publications) index(record.segment_id, p, +1);
+      count_media(record.metadata.media_type, +1);
+      const std::string id = record.segment_id;
+      entries.emplace(id, StoredSegment{std::move(record), bytes});
+      return;
     }
-    index(record);
+    SegmentRecord& stored = found->second.record;
+    const SegmentWritePlan plan =
+        plan_segment_write(stored.scope_digests, stored.publications, record);
+    if (plan.full_rewrite) {
+      for (const auto& p : stored.publications) index(stored.segment_id, p, -1);
+      for (const auto& p : record.publications) index(record.segment_id, p, +1);
+    } else {
+      for (const std::size_t i : plan.removed) index(stored.segment_id, stored.publications[i], -1);
+      for (const std::size_t j : plan.appended) index(record.segment_id, record.publications[j], +1);
+    }
+    count_media(stored.metadata.media_type, -1);
     count_media(record.metadata.media_type, +1);
+    stored = std::move(record);
   }
 
  private:
@@ -50,19 +65,11 @@ struct MemoryState {
     (type == MediaType::sqlite ? stats.sqlite_segments : stats.rows_segments) += delta;
   }
 
-  void index(const SegmentRecord& record) {
-    for (const auto& p : record.publications) {
-      find_index[index_key(find_key_of(p.metadata))].insert(record.segment_id);
-    }
-  }
-
-  void unindex(const SegmentRecord& record) {
-    for (const auto& p : record.publications) {
-      const auto ids = find_index.find(index_key(find_key_of(p.metadata)));
-      if (ids == find_index.end()) continue;
-      ids->second.erase(record.segment_id);
-      if (ids->second.empty()) find_index.erase(ids);
-    }
+  void index(const std::string& id, const SegmentPublication& p, int delta) {
+    const FindIndexKey key = index_key(find_key_of(p.metadata));
+    auto& ids = find_index[key];
+    if ((ids[id] += delta) <= 0) ids.erase(id);
+    if (ids.empty()) find_index.erase(key);
   }
 };
 
@@ -90,7 +97,7 @@ class MemoryPut final : public SegmentPutTransaction {
   }
 
   void commit() override {
-    if (staged_record_) state_.store(*staged_record_, staged_bytes_);
+    if (staged_record_) state_.store(std::move(*staged_record_), staged_bytes_);
   }
 
  private:
@@ -120,7 +127,9 @@ class MemorySegmentStore final : public SegmentStoreBase {
     std::vector<SegmentRecord> candidates;
     const auto ids = state_.find_index.find(index_key(key));
     if (ids == state_.find_index.end()) return candidates;
-    for (const auto& id : ids->second) candidates.push_back(state_.entries.at(id).record);
+    for (const auto& [id, count] : ids->second) {
+      candidates.push_back(state_.entries.at(id).record);
+    }
     return candidates;
   }
 

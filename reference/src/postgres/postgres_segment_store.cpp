@@ -1,5 +1,6 @@
 #include "ssp/postgres_segment_store.hpp"
 
+#include <limits>
 #include <map>
 #include <pqxx/pqxx>
 
@@ -9,6 +10,7 @@
 #include "pqxx_guard.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/publication_key.hpp"
+#include "ssp/segment_write_plan.hpp"
 
 namespace ssp {
 namespace {
@@ -76,6 +78,17 @@ const std::pair<const char*, std::string> kStatements[] = {
          "$4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], "
          "$10::bigint[], $11::bigint[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], "
          "$16::bigint[])"},
+    // The edits of plan_segment_write, by position (ord) for publications.
+    {"delete_scopes",
+     "DELETE FROM sync_segment_scopes WHERE segment_id = $1 AND scope_digest = ANY($2::text[])"},
+    {"delete_publications",
+     "DELETE FROM sync_segment_publications WHERE segment_id = $1 AND ord = ANY($2::integer[])"},
+    {"update_publication",
+     "UPDATE sync_segment_publications SET pub_key = $3, partition = $4, log_epoch = $5, "
+     "tbl = $6, schema_version = $7, media_type = $8, scope_digest = $9, "
+     "as_of_commit_seq = $10, row_count = $11, row_cursor = $12, next_row_cursor = $13, "
+     "byte_length = $14, created_at_ms = $15, expires_at_ms = $16 "
+     "WHERE segment_id = $1 AND ord = $2"},
     // Live or expired, any media type: the shared rule decides those. The
     // null cursor is the predicate of the partial find index.
     {"find_published",
@@ -162,7 +175,59 @@ sql::RecordRows read_rows(pqxx::transaction_base& txn, const std::string& id) {
   return rows;
 }
 
-// Writes `record` over `stored`, what is stored for its id.
+// Inserts `publications` (indexes into record.publications) with ords
+// first_ord, first_ord + 1, …: one statement, the rows as arrays.
+void insert_publications(pqxx::transaction_base& txn, const SegmentRecord& record,
+                         const std::vector<std::size_t>& publications, std::int64_t first_ord) {
+  if (publications.empty()) return;
+  // Column k of the statement ($k) holds the k-th value of every publication.
+  std::map<int, ArrayLiteral> columns;
+  const auto add_to_column = [&columns](int position, const auto& value) {
+    columns[position].add(value);
+  };
+  std::int64_t ord = first_ord;
+  for (const std::size_t j : publications) {
+    const SegmentPublication& publication = record.publications[j];
+    add_to_column(2, publication_key(publication.metadata));
+    add_to_column(3, ord++);
+    sql::bind_record_columns(add_to_column, 4, publication);
+  }
+  Params params;
+  params.set(1, record.segment_id);
+  for (const auto& [position, column] : columns) params.set(position, column.text());
+  exec(txn, "insert_publications", params);
+}
+
+void insert_scopes(pqxx::transaction_base& txn, const std::string& id,
+                   const std::vector<std::string>& digests) {
+  if (digests.empty()) return;
+  ArrayLiteral literal;
+  for (const auto& digest : digests) literal.add(digest);
+  txn.exec_prepared("insert_scopes", id, literal.text());
+}
+
+// The plan for `record` over `stored`: full_rewrite for a new id, and when
+// the ords after the stored ones would leave the INTEGER column.
+SegmentWritePlan plan_write(const SegmentRecord& record, const sql::StoredState& stored) {
+  SegmentWritePlan plan;
+  if (!stored.record) {
+    plan.full_rewrite = true;
+    return plan;
+  }
+  plan = plan_segment_write(stored.digest_rows(), stored.publication_rows(), record);
+  const std::int64_t last =
+      stored.publication_positions.empty() ? -1 : stored.publication_positions.back();
+  if (last + static_cast<std::int64_t>(plan.appended.size()) >
+      std::numeric_limits<std::int32_t>::max()) {
+    plan = SegmentWritePlan{};
+    plan.full_rewrite = true;  // renumbers from 0
+  }
+  return plan;
+}
+
+// Writes `record` over `stored`, what is stored for its id: the top row, then
+// the side rows' difference (plan_write), one statement per kind of edit
+// there is.
 void write_record(pqxx::transaction_base& txn, const SegmentRecord& record,
                   std::span<const std::uint8_t> bytes, const sql::StoredState& stored) {
   const std::string& id = record.segment_id;
@@ -178,27 +243,40 @@ void write_record(pqxx::transaction_base& txn, const SegmentRecord& record,
     txn.exec_prepared("insert_top", pqxx::prepare::make_dynamic_params(top.pointers()),
                       as_bytea(bytes));
   }
-  if (stored.side_rows) txn.exec_prepared("clear_side_rows", id);
 
-  ArrayLiteral digests;
-  for (const auto& digest : record.scope_digests) digests.add(digest);
-  txn.exec_prepared("insert_scopes", id, digests.text());
-
-  // Column k of the statement ($k) holds the k-th value of every publication.
-  std::map<int, ArrayLiteral> columns;
-  const auto add_to_column = [&columns](int position, const auto& value) {
-    columns[position].add(value);
-  };
-  for (std::size_t ord = 0; ord < record.publications.size(); ++ord) {
-    const SegmentPublication& publication = record.publications[ord];
-    add_to_column(2, publication_key(publication.metadata));
-    add_to_column(3, static_cast<std::int64_t>(ord));
-    sql::bind_record_columns(add_to_column, 4, publication);
+  const SegmentWritePlan plan = plan_write(record, stored);
+  if (plan.full_rewrite) {
+    if (stored.side_rows) txn.exec_prepared("clear_side_rows", id);
+    insert_scopes(txn, id, record.scope_digests);
+    std::vector<std::size_t> all(record.publications.size());
+    for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
+    insert_publications(txn, record, all, 0);
+    return;
   }
-  Params params;
-  params.set(1, id);
-  for (const auto& [position, column] : columns) params.set(position, column.text());
-  exec(txn, "insert_publications", params);
+  if (!plan.removed_digests.empty()) {
+    ArrayLiteral digests;
+    for (const auto& digest : plan.removed_digests) digests.add(digest);
+    txn.exec_prepared("delete_scopes", id, digests.text());
+  }
+  insert_scopes(txn, id, plan.added_digests);
+  if (!plan.removed.empty()) {
+    ArrayLiteral ords;
+    for (const std::size_t i : plan.removed) ords.add(stored.publication_positions[i]);
+    txn.exec_prepared("delete_publications", id, ords.text());
+  }
+  for (const auto& [i, j] : plan.updated) {
+    const SegmentPublication& publication = record.publications[j];
+    Params params;
+    params.set(1, id);
+    params.set(2, stored.publication_positions[i]);
+    params.set(3, publication_key(publication.metadata));
+    sql::bind_record_columns(setter(params), 4, publication);
+    exec(txn, "update_publication", params);
+  }
+  // After every stored ord, so the new rows sort last and ord stays unique.
+  const std::int64_t next_ord =
+      stored.publication_positions.empty() ? 0 : stored.publication_positions.back() + 1;
+  insert_publications(txn, record, plan.appended, next_ord);
 }
 
 // A READ COMMITTED transaction holding the advisory lock of the segment id

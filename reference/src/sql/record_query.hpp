@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -64,6 +65,24 @@ struct StoredState {
   // Scope or publication rows exist (normally those of `record`), so a write
   // must first delete them. A new id has none: its put skips two DELETEs.
   bool side_rows = false;
+  // The position (SQLite rowid, PostgreSQL ord) of each stored publication
+  // row of `record`, oldest first; empty when its publications are
+  // materialized (a legacy row) or it has none.
+  std::vector<std::int64_t> publication_positions;
+  // Whether sync_segment_scopes holds the primary digest (a 0.21 writer may
+  // have replaced the top row after the last backfill).
+  bool primary_digest_row = false;
+
+  // What the side tables hold, as plan_segment_write takes it (requires
+  // `record`): the digest rows and the publication rows.
+  std::span<const std::string> digest_rows() const {
+    const std::span<const std::string> all(record->scope_digests);
+    return primary_digest_row ? all : all.subspan(1);
+  }
+  std::span<const SegmentPublication> publication_rows() const {
+    if (publication_positions.empty()) return {};
+    return std::span<const SegmentPublication>(record->publications);
+  }
 };
 
 // Collects the rows of record_query, in whatever order they come, and
@@ -86,15 +105,23 @@ class RecordRows {
   std::optional<SegmentRecord> record() && { return std::move(*this).state().record; }
 
   StoredState state() && {
-    const bool side_rows = !digests_.empty() || !publications_.empty();
-    if (!top_) return {std::nullopt, side_rows};
+    StoredState state;
+    state.side_rows = !digests_.empty() || !publications_.empty();
+    if (!top_) return state;
+    state.primary_digest_row =
+        std::find(digests_.begin(), digests_.end(), top_->metadata.scope_digest) != digests_.end();
     std::sort(publications_.begin(), publications_.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<SegmentPublication> publications;
     publications.reserve(publications_.size());
-    for (auto& entry : publications_) publications.push_back(std::move(entry.second));
-    return {assemble_stored_record(std::move(*top_), std::move(digests_), std::move(publications)),
-            side_rows};
+    state.publication_positions.reserve(publications_.size());
+    for (auto& entry : publications_) {
+      state.publication_positions.push_back(entry.first);
+      publications.push_back(std::move(entry.second));
+    }
+    state.record =
+        assemble_stored_record(std::move(*top_), std::move(digests_), std::move(publications));
+    return state;
   }
 
  private:

@@ -8,6 +8,7 @@
 #include "sqlite_connection.hpp"
 #include "sqlite_segment_schema.hpp"
 #include "ssp/publication_key.hpp"
+#include "ssp/segment_write_plan.hpp"
 
 namespace ssp {
 namespace {
@@ -49,9 +50,30 @@ const std::string kReadRecordWithBytes = sql::record_query(kDialect, true);
 const std::string kInsertTop = std::string("INSERT INTO sync_segments(segment_id, ") +
                                sql::kRecordColumns +
                                ", bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+const std::string kUpdateTop =
+    "UPDATE sync_segments SET partition = ?, log_epoch = ?, tbl = ?, schema_version = ?, "
+    "media_type = ?, scope_digest = ?, as_of_commit_seq = ?, row_count = ?, "
+    "row_cursor = ?, next_row_cursor = ?, byte_length = ?, created_at_ms = ?, "
+    "expires_at_ms = ? WHERE segment_id = ?";
+const std::string kUpdatePublication =
+    "UPDATE sync_segment_publications SET pub_key = ?, partition = ?, log_epoch = ?, tbl = ?, "
+    "schema_version = ?, media_type = ?, scope_digest = ?, as_of_commit_seq = ?, row_count = ?, "
+    "row_cursor = ?, next_row_cursor = ?, byte_length = ?, created_at_ms = ?, "
+    "expires_at_ms = ? WHERE rowid = ?";
 const std::string kInsertPublication =
     std::string("INSERT INTO sync_segment_publications(segment_id, pub_key, ") +
     sql::kRecordColumns + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+// A binder for sql::bind_record_columns.
+auto bind_to(Statement& statement) {
+  return [&statement](int index, const auto& value) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>) {
+      statement.bind(index, std::string_view(value));
+    } else {
+      statement.bind(index, value);
+    }
+  };
+}
 
 // Reads and writes the three tables of one segment id on one connection.
 // Puts and reads share it, so both live here.
@@ -85,25 +107,13 @@ class SegmentRows {
 
   // Writes `record` over `stored`, what is stored for its id. A new segment
   // inserts its bytes; an existing one keeps its (proven identical) bytes in
-  // place.
+  // place. Side rows: only the difference (plan_segment_write), or a full
+  // rewrite when the plan says so or the id has no top row.
   void write(const SegmentRecord& record, std::span<const std::uint8_t> bytes,
              const sql::StoredState& stored) {
-    const auto bind_to = [](Statement& statement) {
-      return [&statement](int index, const auto& value) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>) {
-          statement.bind(index, std::string_view(value));
-        } else {
-          statement.bind(index, value);
-        }
-      };
-    };
     const std::string_view id = record.segment_id;
     if (stored.record) {
-      Statement update = connection_.prepare(
-          "UPDATE sync_segments SET partition = ?, log_epoch = ?, tbl = ?, schema_version = ?, "
-          "media_type = ?, scope_digest = ?, as_of_commit_seq = ?, row_count = ?, "
-          "row_cursor = ?, next_row_cursor = ?, byte_length = ?, created_at_ms = ?, "
-          "expires_at_ms = ? WHERE segment_id = ?");
+      Statement update = connection_.prepare(kUpdateTop);
       const int next = sql::bind_record_columns(bind_to(update), 1, sql::top_level_of(record));
       update.bind(next, id);
       update.run();
@@ -114,30 +124,87 @@ class SegmentRows {
       insert.bind_blob(next, bytes);
       insert.run();
     }
+    SegmentWritePlan plan;
+    if (stored.record) {
+      plan = plan_segment_write(stored.digest_rows(), stored.publication_rows(), record);
+    } else {
+      plan.full_rewrite = true;
+    }
+    if (plan.full_rewrite) {
+      rewrite_side_rows(record, stored.side_rows);
+      return;
+    }
 
-    if (stored.side_rows) {
+    Statement delete_scope = connection_.prepare(
+        "DELETE FROM sync_segment_scopes WHERE segment_id = ? AND scope_digest = ?");
+    for (const auto& digest : plan.removed_digests) {
+      delete_scope.reset();
+      delete_scope.bind(1, id).bind(2, std::string_view(digest)).run();
+    }
+    insert_scopes(id, plan.added_digests);
+
+    // By rowid, the position read_record ordered them by.
+    Statement delete_publication =
+        connection_.prepare("DELETE FROM sync_segment_publications WHERE rowid = ?");
+    for (const std::size_t i : plan.removed) {
+      delete_publication.reset();
+      delete_publication.bind(1, stored.publication_positions[i]).run();
+    }
+    Statement update_publication = connection_.prepare(kUpdatePublication);
+    for (const auto& [i, j] : plan.updated) {
+      const SegmentPublication& publication = record.publications[j];
+      update_publication.reset();
+      update_publication.bind(1, std::string_view(publication_key(publication.metadata)));
+      const int next = sql::bind_record_columns(bind_to(update_publication), 2, publication);
+      update_publication.bind(next, stored.publication_positions[i]).run();
+    }
+    // A new row's rowid is above every rowid in the table, so it sorts last.
+    std::vector<const SegmentPublication*> appended;
+    for (const std::size_t j : plan.appended) appended.push_back(&record.publications[j]);
+    insert_publications(id, appended);
+  }
+
+ private:
+  // Upstream's write: every side row of the id deleted (when there are any),
+  // then the record's inserted.
+  void rewrite_side_rows(const SegmentRecord& record, bool side_rows) {
+    const std::string_view id = record.segment_id;
+    if (side_rows) {
       connection_.prepare("DELETE FROM sync_segment_scopes WHERE segment_id = ?").bind(1, id).run();
       connection_.prepare("DELETE FROM sync_segment_publications WHERE segment_id = ?")
           .bind(1, id)
           .run();
     }
+    insert_scopes(id, record.scope_digests);
+    std::vector<const SegmentPublication*> all;
+    for (const auto& publication : record.publications) all.push_back(&publication);
+    insert_publications(id, all);
+  }
+
+  void insert_scopes(std::string_view id, const std::vector<std::string>& digests) {
+    if (digests.empty()) return;
     Statement insert_scope = connection_.prepare(
         "INSERT OR IGNORE INTO sync_segment_scopes(segment_id, scope_digest) VALUES (?, ?)");
-    for (const auto& digest : record.scope_digests) {
+    for (const auto& digest : digests) {
       insert_scope.reset();
       insert_scope.bind(1, id).bind(2, std::string_view(digest)).run();
     }
+  }
 
+  // In the given order, which becomes their rowid order.
+  void insert_publications(std::string_view id,
+                           const std::vector<const SegmentPublication*>& publications) {
+    if (publications.empty()) return;
     Statement insert_publication = connection_.prepare(kInsertPublication);
-    for (const auto& publication : record.publications) {
+    for (const SegmentPublication* publication : publications) {
       insert_publication.reset();
-      insert_publication.bind(1, id).bind(2, std::string_view(publication_key(publication.metadata)));
-      sql::bind_record_columns(bind_to(insert_publication), 3, publication);
+      insert_publication.bind(1, id).bind(2,
+                                          std::string_view(publication_key(publication->metadata)));
+      sql::bind_record_columns(bind_to(insert_publication), 3, *publication);
       insert_publication.run();
     }
   }
 
- private:
   Connection& connection_;
 };
 
