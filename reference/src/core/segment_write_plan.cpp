@@ -1,9 +1,9 @@
 #include "ssp/segment_write_plan.hpp"
 
 #include <algorithm>
-#include <string_view>
 #include <iterator>
 #include <optional>
+#include <string_view>
 
 #include "ssp/publication_key.hpp"
 
