@@ -7,6 +7,7 @@
 #include <latch>
 #include <thread>
 
+#include "harness/eventually.hpp"
 #include "harness/push_storage_fixtures.hpp"
 
 namespace ssp::harness {
@@ -391,16 +392,6 @@ bool a_push_waits_for_the_partition(TestDatabase& db) {
   return !count.empty() && count.front() != "0";
 }
 
-// Polls until `condition` holds or the watchdog expires.
-bool eventually(const std::function<bool()>& condition) {
-  const auto deadline = std::chrono::steady_clock::now() + kWatchdog;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // a polling interval
-  }
-  return false;
-}
-
 TEST_P(PushTransaction, E_3_OnPostgresOnePartitionSerializesWithoutGapsAndAnotherProceeds) {
   record_spec("§2.1, §6.8", "E-3");
   if (backend() != Backend::postgres) GTEST_SKIP() << "E-3 is about PostgreSQL's row lock";
@@ -417,7 +408,8 @@ TEST_P(PushTransaction, E_3_OnPostgresOnePartitionSerializesWithoutGapsAndAnothe
     waiter_seq = tx->append_commit(commit_entry("k2"));
     tx->commit();
   });
-  const bool parked = eventually([&] { return a_push_waits_for_the_partition(database()); });
+  const bool parked =
+      eventually([&] { return a_push_waits_for_the_partition(database()); }, kWatchdog);
   EXPECT_TRUE(parked) << "the second push to acme never waited for the lock";
   EXPECT_FALSE(waiter.done()) << "the second push to acme ran beside the holder";
 
@@ -473,7 +465,8 @@ TEST_P(PushTransaction, E_4_OnPostgresOnlyTheLockBlocksAConcurrentPush) {
     acquired = true;
     tx->commit();
   });
-  const bool parked = eventually([&] { return a_push_waits_for_the_partition(database()); });
+  const bool parked =
+      eventually([&] { return a_push_waits_for_the_partition(database()); }, kWatchdog);
   EXPECT_TRUE(parked) << "the push never waited for the lock holder";
   EXPECT_FALSE(acquired) << "the push took the lock the holder has";
   locked->commit();

@@ -47,6 +47,12 @@ SegmentRecord SegmentStoreBase::put(const SegmentMetadata& metadata,
     throw fail("another put on this store held its lock past lock_wait_ms");
   }
   try {
+    if (!options_.put_hook && offers_insert_if_absent()) {
+      SegmentRecord fresh = decide_put(std::nullopt, false, name_, metadata, id,
+                                       static_cast<std::int64_t>(bytes.size()), now_ms,
+                                       options_.ttl_ms);
+      if (insert_if_absent(fresh, bytes)) return fresh;
+    }
     const std::unique_ptr<SegmentPutTransaction> transaction = begin_put(id);
     const std::optional<SegmentRecord> existing = transaction->read();
     const bool bytes_equal = existing && transaction->stored_bytes_equal(bytes);

@@ -52,6 +52,10 @@ class SegmentStoreBase : public SegmentStore {
   //  4. read, and stored_bytes_equal when a record exists;
   //  5. PutHookPoint::after_read; decide_put (SegmentCollision);
   //  6. write; PutHookPoint::before_commit; commit.
+  // Without a put_hook nobody can tell steps 3–6 apart, and a backend that
+  // offers insert_if_absent is first asked to store the new-id record of
+  // decide_put in that one atomic step; the steps run as above only when the
+  // id holds something.
   // A StorageError from steps 3–6 is rethrown as "<store>: put <id>: …";
   // an exception from a hook propagates unchanged. Either way nothing is
   // committed.
@@ -77,6 +81,19 @@ class SegmentStoreBase : public SegmentStore {
   // Opens the put of `segment_id` and takes its write lock against other
   // connections, waiting at most lock_wait_ms.
   virtual std::unique_ptr<SegmentPutTransaction> begin_put(const std::string& segment_id) = 0;
+  // Whether insert_if_absent is worth trying: a backend whose every step of
+  // a put costs a round trip to its server says yes.
+  virtual bool offers_insert_if_absent() const { return false; }
+  // Stores `fresh`, a new id's record, with `bytes` in one atomic step that
+  // takes the id's write lock (waiting at most lock_wait_ms), when the id
+  // holds nothing: no record and no stray side rows. Returns false, having
+  // written nothing, when it holds anything; the put then takes the steps of
+  // begin_put, which clear stray side rows. Called only when
+  // offers_insert_if_absent; the default declines.
+  virtual bool insert_if_absent(const SegmentRecord& /*fresh*/,
+                                std::span<const std::uint8_t> /*bytes*/) {
+    return false;
+  }
   // The record and bytes stored under a well-formed id, from one snapshot
   // (D11).
   virtual std::optional<StoredSegment> read_segment(const std::string& segment_id) = 0;

@@ -1,7 +1,9 @@
 #include "ssp/postgres_segment_store.hpp"
 
+#include <array>
 #include <limits>
 #include <map>
+#include <span>
 #include <pqxx/pqxx>
 
 #include "../core/segment_store_base.hpp"
@@ -48,6 +50,74 @@ CREATE INDEX IF NOT EXISTS sync_segment_publications_find ON sync_segment_public
 
 constexpr sql::RecordQueryDialect kDialect{"$1", "ord"};
 
+// The PostgreSQL types of sql::kRecordColumns, in order.
+constexpr std::array<const char*, 13> kRecordColumnTypes = {
+    "text",    // partition
+    "text",    // log_epoch
+    "text",    // tbl
+    "bigint",  // schema_version
+    "text",    // media_type
+    "text",    // scope_digest
+    "bigint",  // as_of_commit_seq
+    "bigint",  // row_count
+    "text",    // row_cursor
+    "text",    // next_row_cursor
+    "bigint",  // byte_length
+    "bigint",  // created_at_ms
+    "bigint",  // expires_at_ms
+};
+
+// "$first::type, $first+1::type, …" for `types`, each type with `suffix`
+// ("[]" for arrays).
+std::string typed_placeholders(int first, std::span<const char* const> types,
+                               const char* suffix = "") {
+  std::string out;
+  for (const char* type : types) {
+    if (!out.empty()) out += ", ";
+    out.append("$").append(std::to_string(first++)).append("::").append(type).append(suffix);
+  }
+  return out;
+}
+
+// unnest() of the arrays $first… that set_publication_arrays fills, as the
+// rows of sync_segment_publications but segment_id: pub_key, ord, then
+// kRecordColumns.
+std::string unnest_publications(int first) {
+  constexpr std::array<const char*, 2> kKeyAndOrd = {"text", "integer"};
+  std::string out = "unnest(";
+  out.append(typed_placeholders(first, kKeyAndOrd, "[]")).append(", ");
+  return out.append(typed_placeholders(first + 2, kRecordColumnTypes, "[]")).append(")");
+}
+
+const std::string kInsertPublications =
+    std::string("INSERT INTO sync_segment_publications(segment_id, pub_key, ord, ") +
+    sql::kRecordColumns + ") ";
+
+// A new id in one statement, so in one round trip (insert_if_absent). The
+// id's advisory lock (D6) comes first: the top row's insert reads from it.
+// The top row ($1 the id, $2–$14 the record columns, $31 the bytes) goes in
+// unless anything is stored under the id, and the side rows ($15 the
+// digests, $16–$30 the publication arrays) only with it. Under READ
+// COMMITTED, ON CONFLICT sees a top row committed after the statement's
+// snapshot was taken, while the NOT EXISTS checks may not: side rows
+// committed meanwhile surface as a unique violation instead.
+std::string insert_if_absent_statement() {
+  std::string sql = "WITH lock AS (SELECT pg_advisory_xact_lock(";
+  sql.append(std::to_string(kLockClass)).append(", hashtext($1::text))), ");
+  sql.append("top AS (INSERT INTO sync_segments(segment_id, ").append(sql::kRecordColumns);
+  sql.append(", bytes) SELECT $1::text, ").append(typed_placeholders(2, kRecordColumnTypes));
+  sql.append(", $31::bytea FROM lock ");
+  sql.append("WHERE NOT EXISTS (SELECT FROM sync_segment_scopes WHERE segment_id = $1::text) ");
+  sql.append("AND NOT EXISTS (SELECT FROM sync_segment_publications WHERE segment_id = $1::text) ");
+  sql.append("ON CONFLICT (segment_id) DO NOTHING RETURNING segment_id), ");
+  sql.append("scopes AS (INSERT INTO sync_segment_scopes(segment_id, scope_digest) ");
+  sql.append("SELECT top.segment_id, digest FROM top, unnest($15::text[]) AS digest), ");
+  sql.append("publications AS (").append(kInsertPublications);
+  sql.append("SELECT top.segment_id, p.* FROM top, ").append(unnest_publications(16));
+  sql.append(" AS p) SELECT count(*) AS inserted FROM top");
+  return sql;
+}
+
 // Statements prepared once per connection, by name.
 const std::pair<const char*, std::string> kStatements[] = {
     {"lock_segment", "SELECT pg_advisory_xact_lock($1, hashtext($2))"},
@@ -70,14 +140,8 @@ const std::pair<const char*, std::string> kStatements[] = {
     {"insert_scopes",
      "INSERT INTO sync_segment_scopes(segment_id, scope_digest) "
      "SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING"},
-    {"insert_publications",
-     std::string("INSERT INTO sync_segment_publications(segment_id, pub_key, ord, ") +
-         sql::kRecordColumns +
-         ") SELECT $1, * FROM unnest($2::text[], $3::integer[], "
-         // kRecordColumns, in order
-         "$4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], "
-         "$10::bigint[], $11::bigint[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], "
-         "$16::bigint[])"},
+    {"insert_publications", kInsertPublications + "SELECT $1, * FROM " + unnest_publications(2)},
+    {"insert_if_absent", insert_if_absent_statement()},
     // The edits of plan_segment_write, by position (ord) for publications.
     {"delete_scopes",
      "DELETE FROM sync_segment_scopes WHERE segment_id = $1 AND scope_digest = ANY($2::text[])"},
@@ -175,12 +239,13 @@ sql::RecordRows read_rows(pqxx::transaction_base& txn, const std::string& id) {
   return rows;
 }
 
-// Inserts `publications` (indexes into record.publications) with ords
-// first_ord, first_ord + 1, …: one statement, the rows as arrays.
-void insert_publications(pqxx::transaction_base& txn, const SegmentRecord& record,
-                         const std::vector<std::size_t>& publications, std::int64_t first_ord) {
-  if (publications.empty()) return;
-  // Column k of the statement ($k) holds the k-th value of every publication.
+// Sets $first… to the arrays unnest_publications(first) turns back into
+// rows: `publications` (indexes into record.publications) with ords
+// first_ord, first_ord + 1, …. Array k ($first + k) holds the k-th value of
+// every publication.
+void set_publication_arrays(Params& params, int first, const SegmentRecord& record,
+                            const std::vector<std::size_t>& publications,
+                            std::int64_t first_ord) {
   std::map<int, ArrayLiteral> columns;
   const auto add_to_column = [&columns](int position, const auto& value) {
     columns[position].add(value);
@@ -188,22 +253,39 @@ void insert_publications(pqxx::transaction_base& txn, const SegmentRecord& recor
   std::int64_t ord = first_ord;
   for (const std::size_t j : publications) {
     const SegmentPublication& publication = record.publications[j];
-    add_to_column(2, publication_key(publication.metadata));
-    add_to_column(3, ord++);
-    sql::bind_record_columns(add_to_column, 4, publication);
+    add_to_column(first, publication_key(publication.metadata));
+    add_to_column(first + 1, ord++);
+    sql::bind_record_columns(add_to_column, first + 2, publication);
   }
+  for (const auto& [position, column] : columns) params.set(position, column.text());
+}
+
+std::vector<std::size_t> all_publications(const SegmentRecord& record) {
+  std::vector<std::size_t> all(record.publications.size());
+  for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
+  return all;
+}
+
+// Inserts `publications` (indexes into record.publications) with ords
+// first_ord, first_ord + 1, …: one statement, the rows as arrays.
+void insert_publications(pqxx::transaction_base& txn, const SegmentRecord& record,
+                         const std::vector<std::size_t>& publications, std::int64_t first_ord) {
+  if (publications.empty()) return;
   Params params;
   params.set(1, record.segment_id);
-  for (const auto& [position, column] : columns) params.set(position, column.text());
+  set_publication_arrays(params, 2, record, publications, first_ord);
   exec(txn, "insert_publications", params);
+}
+
+std::string text_array(const std::vector<std::string>& values) {
+  ArrayLiteral literal;
+  for (const auto& value : values) literal.add(value);
+  return literal.text();
 }
 
 void insert_scopes(pqxx::transaction_base& txn, const std::string& id,
                    const std::vector<std::string>& digests) {
-  if (digests.empty()) return;
-  ArrayLiteral literal;
-  for (const auto& digest : digests) literal.add(digest);
-  txn.exec_prepared("insert_scopes", id, literal.text());
+  if (!digests.empty()) txn.exec_prepared("insert_scopes", id, text_array(digests));
 }
 
 // The plan for `record` over `stored`: full_rewrite for a new id, and when
@@ -248,15 +330,11 @@ void write_record(pqxx::transaction_base& txn, const SegmentRecord& record,
   if (plan.full_rewrite) {
     if (stored.side_rows) txn.exec_prepared("clear_side_rows", id);
     insert_scopes(txn, id, record.scope_digests);
-    std::vector<std::size_t> all(record.publications.size());
-    for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
-    insert_publications(txn, record, all, 0);
+    insert_publications(txn, record, all_publications(record), 0);
     return;
   }
   if (!plan.removed_digests.empty()) {
-    ArrayLiteral digests;
-    for (const auto& digest : plan.removed_digests) digests.add(digest);
-    txn.exec_prepared("delete_scopes", id, digests.text());
+    txn.exec_prepared("delete_scopes", id, text_array(plan.removed_digests));
   }
   insert_scopes(txn, id, plan.added_digests);
   if (!plan.removed.empty()) {
@@ -345,6 +423,9 @@ class PostgresSegmentStore final : public SegmentStoreBase {
       pqxx::nontransaction settings(*connection_);
       settings.exec("SET search_path TO " + quoted);
       settings.exec("SET lock_timeout = " + std::to_string(this->options().lock_wait_ms));
+      // insert_if_absent runs in autocommit: its ON CONFLICT must see a row
+      // committed after its snapshot, as READ COMMITTED does.
+      settings.exec("SET default_transaction_isolation = 'read committed'");
       for (const auto& [name, sql] : kStatements) connection_->prepare(name, sql);
       return 0;
     });
@@ -363,6 +444,30 @@ class PostgresSegmentStore final : public SegmentStoreBase {
 
   std::unique_ptr<SegmentPutTransaction> begin_put(const std::string& segment_id) override {
     return std::make_unique<PostgresPut>(*connection_, segment_id);
+  }
+
+  // Each step of a PostgresPut is a round trip; a new id needs only this one.
+  bool offers_insert_if_absent() const override { return true; }
+
+  bool insert_if_absent(const SegmentRecord& fresh, std::span<const std::uint8_t> bytes) override {
+    return postgres::guard_pqxx("insert", [&] {
+      Params params;
+      params.set(1, fresh.segment_id);
+      sql::bind_record_columns(
+          [&params](int position, const auto& value) { params.set(position, value); }, 2,
+          sql::top_level_of(fresh));
+      params.set(15, text_array(fresh.scope_digests));
+      set_publication_arrays(params, 16, fresh, all_publications(fresh), 0);
+      try {
+        pqxx::nontransaction txn(*connection_);  // the statement is its own transaction
+        const pqxx::result inserted = txn.exec_prepared(
+            "insert_if_absent", pqxx::prepare::make_dynamic_params(params.pointers()),
+            as_bytea(bytes));
+        return inserted[0]["inserted"].as<std::int64_t>() == 1;
+      } catch (const pqxx::unique_violation&) {
+        return false;  // side rows committed after the statement's snapshot
+      }
+    });
   }
 
   std::optional<StoredSegment> read_segment(const std::string& segment_id) override {
