@@ -9,6 +9,7 @@
 // connection pays that once. So each operation is measured the second time
 // its kind runs on the connection, after a warm-up on other data whose count
 // is recorded too (`…_first_use`).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <pqxx/pqxx>
@@ -155,6 +156,18 @@ TEST_F(PostgresPutRoundTrips, SEG_RT_1_MergeRepeatAndGetRoundTrips) {
   EXPECT_EQ(got->bytes, bytes);
   EXPECT_EQ(got->record.publications.size(), 2u);
   EXPECT_EQ(get, 1);
+}
+
+// Needs no server: a relay that cannot reach its server says so at once,
+// rather than in every client that connects through it.
+TEST(PostgresRoundTripRelay, SEG_RT_1_AnUnreachableServerIsAnErrorNamingIt) {
+  record_spec("§5.1", "SEG-RT-1");
+  try {
+    PostgresRoundTripCounter relay("host=127.0.0.1 port=1 dbname=postgres");
+    FAIL() << "a relay to a closed port was made: " << relay.dsn();
+  } catch (const std::runtime_error& error) {
+    EXPECT_THAT(error.what(), ::testing::HasSubstr("127.0.0.1:1"));
+  }
 }
 
 }  // namespace
