@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "bench_config.hpp"
 #include "bench_site.hpp"
@@ -45,6 +46,20 @@ void bench_put_repeat(benchmark::State& state, SharedSite& sites, BenchBackend b
 // record, as a put reads it) over the mean time of a timed put.
 void bench_put_growth(benchmark::State& state, BenchBackend backend, std::int64_t publications,
                       std::size_t size, const BenchConfig& config);
+
+// The puts whose round trips bench_put_round_trips counts.
+enum class RoundTripPut { put_new, put_merge, put_repeat };
+std::string_view round_trip_put_name(RoundTripPut put);
+
+// PostgreSQL only: the put of bench_put_new, bench_put_merge or
+// bench_put_repeat (single-threaded, fresh site per run) on a store whose
+// connection goes through a harness::PostgresRoundTripCounter. Counter
+// round_trips_per_put: the round trips counted around each measured put,
+// over the puts (a merge's first put is not counted), after one untimed put
+// of the same kind has prepared the store's statements. The rate is not a
+// measure: the relay slows every exchange.
+void bench_put_round_trips(benchmark::State& state, RoundTripPut put, std::size_t size,
+                           const BenchConfig& config);
 
 // Reads against a population (population.hpp), single-threaded.
 // get of a random segment of `size` bytes.

@@ -83,6 +83,22 @@ void register_puts(BenchBackend backend, const BenchConfig& config) {
   }
 }
 
+// The relay's count is exact after a few puts: a fixed iteration count, not
+// a minimum time.
+constexpr std::int64_t kRoundTripPuts = 32;
+
+void register_round_trips(const BenchConfig& config) {
+  const std::size_t size = 1024;
+  for (const RoundTripPut put :
+       {RoundTripPut::put_new, RoundTripPut::put_merge, RoundTripPut::put_repeat}) {
+    add("postgres/round_trips_" + std::string(round_trip_put_name(put)) + "/size:" +
+            size_label(size),
+        [=, &config](benchmark::State& state) { bench_put_round_trips(state, put, size, config); },
+        Clock::real, config)
+        ->Iterations(config.fixed_iterations.value_or(kRoundTripPuts));
+  }
+}
+
 void register_reads(BenchBackend backend, const BenchConfig& config) {
   const std::string prefix(backend_name(backend));
   for (const std::int64_t count : config.populations) {
@@ -154,6 +170,7 @@ void register_benchmarks(const BenchConfig& config) {
   if (config.pg_dsn) backends.push_back(BenchBackend::postgres);
   for (const BenchBackend backend : backends) {
     register_puts(backend, config);
+    if (backend == BenchBackend::postgres) register_round_trips(config);
     register_reads(backend, config);
     if (backend != BenchBackend::memory) register_pushes(backend, config);
   }

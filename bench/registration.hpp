@@ -9,6 +9,8 @@ namespace ssp::bench {
 //  - puts: "<backend>/put_new|put_merge|put_repeat/size:<S>/…/threads:<T>",
 //    each put_new next to its floor ("<backend>/floor_insert/…" for SQL
 //    backends, "floor/sha256/…" for memory);
+//  - PostgreSQL: "postgres/round_trips_put_new|put_merge|put_repeat/size:1KiB",
+//    each a fixed 32 iterations unless config.fixed_iterations says otherwise;
 //  - per population P: "<backend>/get/size:<S>/population:<P>" next to
 //    "<backend>/floor_select/…" (SQL backends);
 //  - then "<backend>/find/population:<P>" for every P, then stats likewise;
