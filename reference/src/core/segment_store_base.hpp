@@ -84,10 +84,11 @@ class SegmentStoreBase : public SegmentStore {
   // Whether insert_if_absent is worth trying: a backend whose every step of
   // a put costs a round trip to its server says yes.
   virtual bool offers_insert_if_absent() const { return false; }
-  // Stores `fresh`, a new id's record, with `bytes` in one atomic step that
-  // takes the id's write lock (waiting at most lock_wait_ms), when the id
-  // holds nothing: no record and no stray side rows. Returns false, having
-  // written nothing, when it holds anything; the put then takes the steps of
+  // Stores `fresh`, a new id's record (decide_put's: one publication, one
+  // digest), with `bytes` in one atomic step that takes the id's write lock
+  // (waiting at most lock_wait_ms), when the id holds nothing: no record and
+  // no stray side rows. Returns false, having written nothing, when it holds
+  // anything or the backend declines; the put then takes the steps of
   // begin_put, which clear stray side rows. Called only when
   // offers_insert_if_absent; the default declines.
   virtual bool insert_if_absent(const SegmentRecord& /*fresh*/,
