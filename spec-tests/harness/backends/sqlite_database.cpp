@@ -107,12 +107,15 @@ std::vector<std::string> SqliteTestDatabase::query_column(const std::string& sql
 }
 
 std::string SqliteTestDatabase::dump_segment_tables() {
-  std::string out;
-  for (const char* table : {"sync_segments", "sync_segment_scopes", "sync_segment_publications"}) {
-    out += std::string("== ") + table + '\n';
-    out += dump_query(db_, std::string("SELECT rowid, * FROM ") + table + " ORDER BY rowid");
-  }
-  return out;
+  // A scope row is its key: no reader orders scopes, and a store may keep
+  // them WITHOUT ROWID. Publication rowids are their order (upstream reads
+  // them ORDER BY rowid), so they are part of the state.
+  return "== sync_segments\n" +
+         dump_query(db_, "SELECT rowid, * FROM sync_segments ORDER BY rowid") +
+         "== sync_segment_scopes\n" +
+         dump_query(db_, "SELECT * FROM sync_segment_scopes ORDER BY segment_id, scope_digest") +
+         "== sync_segment_publications\n" +
+         dump_query(db_, "SELECT rowid, * FROM sync_segment_publications ORDER BY rowid");
 }
 
 std::vector<std::string> SqliteTestDatabase::column_names(const std::string& table) {
