@@ -41,7 +41,9 @@ struct SegmentStoreOptions {
   // PostgreSQL lock_timeout, and the store's own lock).
   std::int64_t lock_wait_ms = 30'000;
   // Called at each PutHookPoint, on the putting thread. An exception it
-  // throws fails the put with nothing committed. Tests only.
+  // throws fails the put with nothing committed. Tests only. Without a hook
+  // the points are unobservable, and a backend may store a new id in one
+  // atomic step that holds the same lock (SegmentStoreBase::put).
   std::function<void(PutHookPoint)> put_hook;
   // Open without changing the database (tools). put throws ReadOnlyStore; a
   // legacy 0.21 database answers as it would after the upgrade.

@@ -116,7 +116,8 @@ std::string insert_if_absent_statement() {
   sql.append("scopes AS (INSERT INTO sync_segment_scopes(segment_id, scope_digest) ");
   sql.append("SELECT segment_id, $15::text FROM top), ");
   sql.append("publications AS (").append(kInsertPublications);
-  sql.append("SELECT segment_id, $16::text, 0, ").append(typed_placeholders(17, kRecordColumnTypes));
+  sql.append("SELECT segment_id, $16::text, 0, ");
+  sql.append(typed_placeholders(17, kRecordColumnTypes));
   sql.append(" FROM top) SELECT count(*) AS inserted FROM top");
   return sql;
 }
@@ -291,15 +292,12 @@ void insert_scopes(pqxx::transaction_base& txn, const std::string& id,
   if (!digests.empty()) txn.exec_prepared("insert_scopes", id, text_array(digests));
 }
 
-// The plan for `record` over `stored`: full_rewrite for a new id, and when
-// the ords after the stored ones would leave the INTEGER column.
+// The plan for `record` over `stored` (StoredState::write_plan), or a full
+// rewrite, which renumbers from 0, when the ords after the stored ones
+// would leave the INTEGER column.
 SegmentWritePlan plan_write(const SegmentRecord& record, const sql::StoredState& stored) {
-  SegmentWritePlan plan;
-  if (!stored.record) {
-    plan.full_rewrite = true;
-    return plan;
-  }
-  plan = plan_segment_write(stored.digest_rows(), stored.publication_rows(), record);
+  SegmentWritePlan plan = stored.write_plan(record);
+  if (plan.full_rewrite) return plan;
   const std::int64_t last =
       stored.publication_positions.empty() ? -1 : stored.publication_positions.back();
   if (last + static_cast<std::int64_t>(plan.appended.size()) >

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "segment_columns.hpp"
+#include "ssp/segment_write_plan.hpp"
 #include "ssp/stored_record.hpp"
 
 namespace ssp::sql {
@@ -82,6 +83,15 @@ struct StoredState {
   std::span<const SegmentPublication> publication_rows() const {
     if (publication_positions.empty()) return {};
     return std::span<const SegmentPublication>(record->publications);
+  }
+
+  // The edits that turn what is stored into `merged` (plan_segment_write); a
+  // full rewrite when there is no top row (a new id, or stray side rows).
+  SegmentWritePlan write_plan(const SegmentRecord& merged) const {
+    if (record) return plan_segment_write(digest_rows(), publication_rows(), merged);
+    SegmentWritePlan plan;
+    plan.full_rewrite = true;
+    return plan;
   }
 };
 

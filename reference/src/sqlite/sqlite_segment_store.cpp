@@ -124,12 +124,7 @@ class SegmentRows {
       insert.bind_blob(next, bytes);
       insert.run();
     }
-    SegmentWritePlan plan;
-    if (stored.record) {
-      plan = plan_segment_write(stored.digest_rows(), stored.publication_rows(), record);
-    } else {
-      plan.full_rewrite = true;
-    }
+    const SegmentWritePlan plan = stored.write_plan(record);
     if (plan.full_rewrite) {
       rewrite_side_rows(record, stored.side_rows);
       return;

@@ -156,14 +156,19 @@ void PostgresTestDatabase::inject_insert_failure(const std::string& table, int a
   triggers_.push_back(name + " ON " + table);
 }
 
+std::string PostgresTestDatabase::injected_name(const std::string& name) {
+  return connection_.quote_name(location_.pg_schema) + "." + name;
+}
+
 void PostgresTestDatabase::inject_write_failure(int after_writes) {
   const std::vector<std::string> tables = query_column(
-      "SELECT table_name FROM information_schema.tables WHERE table_schema = '" +
-      location_.pg_schema + "' AND table_type = 'BASE TABLE' ORDER BY table_name");
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = " +
+      connection_.quote(location_.pg_schema) +
+      " AND table_type = 'BASE TABLE' ORDER BY table_name");
   // Qualified: the function runs on the store's connections, under their
   // search_path.
-  const std::string budget = location_.pg_schema + ".ssp_injected_write_budget";
-  const std::string function = location_.pg_schema + ".ssp_injected_write_failure";
+  const std::string budget = injected_name("ssp_injected_write_budget");
+  const std::string function = injected_name("ssp_injected_write_failure");
   exec("CREATE TABLE " + budget + " (remaining bigint NOT NULL); INSERT INTO " + budget +
        " VALUES (" + std::to_string(after_writes) + ")");
   write_failure_ = true;
@@ -188,8 +193,9 @@ void PostgresTestDatabase::clear_injected_failures() {
   triggers_.clear();
   if (write_failure_) {
     // CASCADE takes the triggers with the function.
-    exec("DROP FUNCTION IF EXISTS " + location_.pg_schema + ".ssp_injected_write_failure() CASCADE");
-    exec("DROP TABLE IF EXISTS " + location_.pg_schema + ".ssp_injected_write_budget");
+    exec("DROP FUNCTION IF EXISTS " + injected_name("ssp_injected_write_failure") +
+         "() CASCADE");
+    exec("DROP TABLE IF EXISTS " + injected_name("ssp_injected_write_budget"));
   }
   write_failure_ = false;
 }

@@ -29,6 +29,10 @@ class PostgresTestDatabase final : public TestDatabase {
   void release_write_lock() override;
 
  private:
+  // `name` in the test's schema, quoted, for objects inject_write_failure
+  // creates (the store's connections see them under their own search_path).
+  std::string injected_name(const std::string& name);
+
   DatabaseLocation location_;
   pqxx::connection connection_;                  // the harness's own, search_path set
   std::unique_ptr<pqxx::connection> lock_conn_;  // open while hold_write_lock is in force
