@@ -162,9 +162,8 @@ std::string PostgresTestDatabase::injected_name(const std::string& name) {
 
 void PostgresTestDatabase::inject_write_failure(int after_writes) {
   const std::vector<std::string> tables = query_column(
-      "SELECT table_name FROM information_schema.tables WHERE table_schema = " +
-      connection_.quote(location_.pg_schema) +
-      " AND table_type = 'BASE TABLE' ORDER BY table_name");
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() "
+      "AND table_type = 'BASE TABLE' ORDER BY table_name");
   // Qualified: the function runs on the store's connections, under their
   // search_path.
   const std::string budget = injected_name("ssp_injected_write_budget");
