@@ -79,7 +79,7 @@ std::string typed_placeholders(int first, std::span<const char* const> types,
   return out;
 }
 
-// unnest() of the arrays $first… that set_publication_arrays fills, as the
+// unnest() of the arrays $first… that insert_publications binds, as the
 // rows of sync_segment_publications but segment_id: pub_key, ord, then
 // kRecordColumns.
 std::string unnest_publications(int first) {
@@ -243,13 +243,12 @@ sql::RecordRows read_rows(pqxx::transaction_base& txn, const std::string& id) {
   return rows;
 }
 
-// Sets $first… to the arrays unnest_publications(first) turns back into
-// rows: `publications` (indexes into record.publications) with ords
-// first_ord, first_ord + 1, …. Array k ($first + k) holds the k-th value of
-// every publication.
-void set_publication_arrays(Params& params, int first, const SegmentRecord& record,
-                            const std::vector<std::size_t>& publications,
-                            std::int64_t first_ord) {
+// Inserts `publications` (indexes into record.publications) with ords
+// first_ord, first_ord + 1, …: one statement, the rows as arrays.
+void insert_publications(pqxx::transaction_base& txn, const SegmentRecord& record,
+                         const std::vector<std::size_t>& publications, std::int64_t first_ord) {
+  if (publications.empty()) return;
+  // Column k of the statement ($k) holds the k-th value of every publication.
   std::map<int, ArrayLiteral> columns;
   const auto add_to_column = [&columns](int position, const auto& value) {
     columns[position].add(value);
@@ -257,11 +256,14 @@ void set_publication_arrays(Params& params, int first, const SegmentRecord& reco
   std::int64_t ord = first_ord;
   for (const std::size_t j : publications) {
     const SegmentPublication& publication = record.publications[j];
-    add_to_column(first, publication_key(publication.metadata));
-    add_to_column(first + 1, ord++);
-    sql::bind_record_columns(add_to_column, first + 2, publication);
+    add_to_column(2, publication_key(publication.metadata));
+    add_to_column(3, ord++);
+    sql::bind_record_columns(add_to_column, 4, publication);
   }
+  Params params;
+  params.set(1, record.segment_id);
   for (const auto& [position, column] : columns) params.set(position, column.text());
+  exec(txn, "insert_publications", params);
 }
 
 std::vector<std::size_t> all_publications(const SegmentRecord& record) {
@@ -270,17 +272,7 @@ std::vector<std::size_t> all_publications(const SegmentRecord& record) {
   return all;
 }
 
-// Inserts `publications` (indexes into record.publications) with ords
-// first_ord, first_ord + 1, …: one statement, the rows as arrays.
-void insert_publications(pqxx::transaction_base& txn, const SegmentRecord& record,
-                         const std::vector<std::size_t>& publications, std::int64_t first_ord) {
-  if (publications.empty()) return;
-  Params params;
-  params.set(1, record.segment_id);
-  set_publication_arrays(params, 2, record, publications, first_ord);
-  exec(txn, "insert_publications", params);
-}
-
+// One PostgreSQL text[] literal of `values`.
 std::string text_array(const std::vector<std::string>& values) {
   ArrayLiteral literal;
   for (const auto& value : values) literal.add(value);
