@@ -9,13 +9,9 @@
 
 namespace ssp::properties {
 
-void check_property(const std::function<void()>& property, std::optional<int> default_cases) {
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  const char* configured = std::getenv("RC_PARAMS");
-  if (default_cases &&
-      (configured == nullptr || std::string(configured).find("max_success") == std::string::npos)) {
-    params.maxSuccess = *default_cases;
-  }
+namespace {
+
+void check_with(const std::function<void()>& property, const rc::detail::TestParams& params) {
   const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
   // The same id RC_GTEST_PROP uses, so RC_PARAMS="reproduce=…" finds the case.
   rc::detail::TestMetadata metadata;
@@ -28,6 +24,26 @@ void check_property(const std::function<void()>& property, std::optional<int> de
     rc::detail::printResultMessage(result, report);
     FAIL() << report.str();
   }
+}
+
+}  // namespace
+
+void check_property(const std::function<void()>& property, std::optional<int> default_cases) {
+  rc::detail::TestParams params = rc::detail::configuration().testParams;
+  const char* configured = std::getenv("RC_PARAMS");
+  if (default_cases &&
+      (configured == nullptr || std::string(configured).find("max_success") == std::string::npos)) {
+    params.maxSuccess = *default_cases;
+  }
+  check_with(property, params);
+}
+
+void check_property_at_seed(const std::function<void()>& property, const RecordedSearch& search) {
+  rc::detail::TestParams params = rc::detail::configuration().testParams;
+  params.seed = search.seed;
+  params.maxSuccess = search.cases;
+  params.maxSize = search.max_size;
+  check_with(property, params);
 }
 
 }  // namespace ssp::properties

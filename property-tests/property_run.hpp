@@ -3,6 +3,7 @@
 // a test failure). Every property of the suite runs through it.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 
@@ -17,5 +18,18 @@ namespace ssp::properties {
 // several real databases).
 void check_property(const std::function<void()>& property,
                     std::optional<int> default_cases = std::nullopt);
+
+// A search that once found a counterexample, replayed as a regression case.
+struct RecordedSearch {
+  std::uint64_t seed;
+  int cases;            // max_success of the failing run
+  int max_size = 100;   // max_size of the failing run (RapidCheck's default)
+};
+
+// Checks `property` exactly as `search` did, whatever RC_PARAMS says (a
+// seed names a sequence of cases only together with the case count and the
+// size), and fails the current test the same way check_property does. Keeps
+// a failure that a fresh seed found once in every later run.
+void check_property_at_seed(const std::function<void()>& property, const RecordedSearch& search);
 
 }  // namespace ssp::properties

@@ -114,6 +114,12 @@ void drop_dangling_indexes(TableSchema& table) {
   });
 }
 
+// The materialize flag `table` resolves to (its explicit value, else the
+// storage.md §1.1 default).
+bool resolved_materialize(const TableSchema& table) {
+  return storage::compile_schema(ServerSchema{1, {table}}).tables[0].materialized;
+}
+
 ColumnType other_type(ColumnType type) {
   std::vector<ColumnType> others;
   for (ColumnType candidate : kTypes) {
@@ -227,6 +233,10 @@ rc::Gen<std::pair<ServerSchema, std::string>> gen_non_layout_mutation(
                                       [](const Column& c) { return c.type == ColumnType::crdt; });
     if (has_crdt) kinds.push_back("crdtType");
     const std::string kind = *rc::gen::elementOf(kinds);
+    // The materialize default depends on which columns are the key and the
+    // scopes: a key or scope change could turn an unset flag from off to on,
+    // which is a layout change (refused, Q3), not an N mutation. Pin it.
+    if (kind == "scopes" || kind == "primary key") table.materialize = resolved_materialize(table);
     if (kind == "indexes") {
       table.indexes = gen_indexes(table);
     } else if (kind == "scopes") {
@@ -276,8 +286,7 @@ rc::Gen<std::pair<ServerSchema, std::string>> gen_append_only_evolution(
       } else if (kind == "indexes") {
         table.indexes = gen_indexes(table);
       } else if (kind == "materialize") {
-        table.materialize =
-            !storage::compile_schema(ServerSchema{1, {table}}).tables[0].materialized;
+        table.materialize = !resolved_materialize(table);
       } else {
         schema.tables.erase(schema.tables.begin() + static_cast<std::ptrdiff_t>(t));
       }

@@ -32,8 +32,10 @@ rc::Gen<std::pair<storage::ServerSchema, std::string>> gen_layout_mutation(
     const storage::ServerSchema& schema);
 
 // N: changes the layouts do not see, at the same version: indexes, scopes,
-// crdtType, table order, materialize on → off (off → on is refused by the
-// physical check, DECISION Q3 in docs/storage.md).
+// primary key, crdtType, table order, materialize on → off (off → on is
+// refused by the physical check, DECISION Q3 in docs/storage.md). A scope or
+// key change keeps the table's resolved materialize flag (set explicitly),
+// since the default depends on which columns those are.
 rc::Gen<std::pair<storage::ServerSchema, std::string>> gen_non_layout_mutation(
     const storage::ServerSchema& schema);
 

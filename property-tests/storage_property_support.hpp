@@ -15,10 +15,14 @@
 
 namespace ssp::properties {
 
-// Runs `property` with check_property, `cases` cases unless RC_PARAMS sets
-// max_success: every case creates real databases, so fewer than RapidCheck's
-// default, the same on both backends.
-inline void check_storage_property(const std::function<void()>& property, int cases = 25) {
+// How many cases a storage property runs unless RC_PARAMS sets max_success:
+// every case creates real databases, so fewer than RapidCheck's default, the
+// same on both backends.
+inline constexpr int kStoragePropertyCases = 25;
+
+// Runs `property` with check_property and the storage case count.
+inline void check_storage_property(const std::function<void()>& property,
+                                   int cases = kStoragePropertyCases) {
   check_property(property, cases);
 }
 
