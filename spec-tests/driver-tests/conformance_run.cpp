@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness/child_process.hpp"
+#include "harness/scratch_directory.hpp"
 
 namespace ssp::driver_tests {
 namespace {
@@ -30,18 +31,22 @@ ConformanceRun run_conformance(const std::string& candidate, const std::string& 
                                const std::vector<std::string>& extra_env) {
   static std::atomic<int> counter = 0;
   const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() /
+      harness::scratch_directory() /
       ("ssp-driver-tests-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
   std::filesystem::create_directories(directory);
   const std::string json_path = (directory / "results.json").string();
 
-  // The run sets the candidate, and the deadline unless `extra_env` does: an
-  // inherited SSP_DRIVER_TIMEOUT_MS must not change what a test expects.
+  // The run sets the candidate, and clears the driver settings that
+  // `extra_env` does not set: an inherited deadline, ceiling, reuse or trace
+  // setting must not change what a test expects.
   std::vector<std::string> env = {"SSP_CANDIDATE=" + candidate};
-  if (std::none_of(extra_env.begin(), extra_env.end(), [](const std::string& entry) {
-        return entry.starts_with("SSP_DRIVER_TIMEOUT_MS=");
-      })) {
-    env.push_back("SSP_DRIVER_TIMEOUT_MS=");
+  for (const char* setting : {"SSP_DRIVER_TIMEOUT_MS=", "SSP_DRIVER_CALL_CEILING_MS=",
+                              "SSP_DRIVER_REUSE=", "SSP_DRIVER_TRACE="}) {
+    if (std::none_of(extra_env.begin(), extra_env.end(), [&](const std::string& entry) {
+          return entry.starts_with(setting);
+        })) {
+      env.push_back(setting);
+    }
   }
   env.insert(env.end(), extra_env.begin(), extra_env.end());
 

@@ -53,6 +53,17 @@ TEST(FakeDrivers, HARNESS_14_AHangIsKilledAtTheDeadline) {
   EXPECT_THAT(run.output, HasSubstr("fake hang: not answering segments.put"));
 }
 
+TEST(FakeDrivers, HARNESS_23_CallbacksDoNotPushACallPastItsCeiling) {
+  harness::record_spec("Driver", "HARNESS-23");
+  // Every hash callback is answered at once, so the driver is never silent
+  // for the 300 ms deadline; only the ceiling can end the call.
+  const ConformanceRun run =
+      run_conformance(fake_candidate("endless-callbacks"), "SegmentIdentity.R6_*/memory",
+                      {"SSP_DRIVER_TIMEOUT_MS=300", "SSP_DRIVER_CALL_CEILING_MS=1500"});
+  expect_errors(run, "driver error: segments.put: no answer within the call's ceiling of 1500 ms");
+  EXPECT_THAT(run.output, HasSubstr("fake endless-callbacks: asking hash forever"));
+}
+
 TEST(FakeDrivers, HARNESS_15_ALineThatIsNotJsonIsAProtocolViolation) {
   harness::record_spec("Driver", "HARNESS-15");
   const ConformanceRun run = run_conformance(fake_candidate("garbage"), "SegmentIdentity.R1_*");

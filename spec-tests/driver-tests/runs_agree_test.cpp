@@ -16,11 +16,24 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-std::string file_text(const char* path) {
+std::string file_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// The results of the run whose JSON files `paths` names, ':' between them
+// (one file per shard). A test in two files is a failure of the test.
+RunResults results_of(const std::string& paths) {
+  RunResults merged;
+  std::istringstream list(paths);
+  for (std::string path; std::getline(list, path, ':');) {
+    for (const auto& [test, outcome] : parse_run_results(file_text(path))) {
+      if (!merged.emplace(test, outcome).second) ADD_FAILURE() << test << " ran twice, again in " << path;
+    }
+  }
+  return merged;
 }
 
 TEST(DriverRuns, HARNESS_10_TheReferenceDriverPassesWhatTheReferencePasses) {
@@ -28,11 +41,12 @@ TEST(DriverRuns, HARNESS_10_TheReferenceDriverPassesWhatTheReferencePasses) {
   const char* in_process_path = std::getenv("SSP_RESULTS_IN_PROCESS");
   const char* driver_path = std::getenv("SSP_RESULTS_DRIVER");
   if (in_process_path == nullptr || driver_path == nullptr) {
-    GTEST_SKIP() << "CTest runs this after the conformance and conformance-driver tests, with "
-                    "SSP_RESULTS_IN_PROCESS and SSP_RESULTS_DRIVER naming their JSON results";
+    GTEST_SKIP() << "CTest runs this after the conformance and conformance-driver-* tests, with "
+                    "SSP_RESULTS_IN_PROCESS and SSP_RESULTS_DRIVER naming their JSON results "
+                    "(several files separated by ':')";
   }
-  const RunResults in_process = parse_run_results(file_text(in_process_path));
-  const RunResults driver = parse_run_results(file_text(driver_path));
+  const RunResults in_process = results_of(in_process_path);
+  const RunResults driver = results_of(driver_path);
   ASSERT_FALSE(in_process.empty()) << in_process_path;
   int passed = 0;
   for (const auto& [test, outcome] : driver) passed += outcome == Outcome::passed ? 1 : 0;

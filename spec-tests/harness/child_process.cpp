@@ -11,6 +11,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "harness/scratch_directory.hpp"
+
 extern char** environ;
 
 namespace ssp::harness {
@@ -51,7 +53,7 @@ ChildRun run_child(const std::string& program, const std::vector<std::string>& a
                    const std::vector<std::string>& environment) {
   static std::atomic<int> counter = 0;
   const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() /
+      scratch_directory() /
       ("ssp-child-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
   std::filesystem::create_directories(directory);
   const std::string out_path = (directory / "stdout").string();

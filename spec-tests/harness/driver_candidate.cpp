@@ -13,7 +13,7 @@ class DriverCandidate final : public Candidate {
  public:
   explicit DriverCandidate(const std::string& command)
       : command_(command),
-        session_(std::make_unique<DriverProcess>(command, driver_deadline())),
+        session_(std::make_unique<DriverProcess>(command, driver_limits())),
         hello_(say_hello(*session_)) {}
 
   std::string name() const override { return hello_.name; }

@@ -3,18 +3,26 @@
 #include <gtest/gtest.h>
 
 #include "harness/driver_error.hpp"
-#include "harness/driver_hello.hpp"
+#include "harness/driver_pool.hpp"
 
 namespace ssp::harness {
 
 DriverHandle::DriverHandle(const std::string& command, std::string area, std::string key,
                            wire::Json params)
-    : process_(std::make_unique<DriverProcess>(command, driver_deadline())),
+    : command_(command),
+      process_(DriverPool::of_this_run().take(command)),
       area_(std::move(area)),
       key_(std::move(key)) {
-  say_hello(*process_);
   const std::string open = method("open");
-  const wire::Json result = process_->call(open, std::move(params));
+  wire::Json result;
+  try {
+    result = process_->call(open, std::move(params));
+  } catch (...) {
+    // Refused with an answer: nothing is open, the process may serve the next
+    // store (the pool ends it instead when the call broke it).
+    DriverPool::of_this_run().give_back(command_, std::move(process_));
+    throw;
+  }
   handle_ = decode_answer(open, [&] { return wire::Fields(result, "result").at(key_); });
 }
 
@@ -24,11 +32,14 @@ DriverHandle::~DriverHandle() {
     call("close", wire::Json::object());
   } catch (const DriverError& error) {
     if (::testing::UnitTest::GetInstance()->current_test_info()) ADD_FAILURE() << error.what();
+    return;
   } catch (const std::exception& error) {
     if (::testing::UnitTest::GetInstance()->current_test_info()) {
       ADD_FAILURE() << DriverError(method("close"), error.what()).what();
     }
+    return;
   }
+  DriverPool::of_this_run().give_back(command_, std::move(process_));
 }
 
 wire::Json DriverHandle::call(const std::string& verb, wire::Json params,

@@ -12,12 +12,14 @@ namespace ssp::harness {
 
 class DriverHandle {
  public:
-  // Starts `command`, says hello, and calls `<area>.open` with `params`; the
-  // result's `key` field is the handle. Throws DriverError, or what the
-  // open's error answer stands for.
+  // Takes a process of `command` from the run's DriverPool (a new one says
+  // hello first) and calls `<area>.open` with `params`; the result's `key`
+  // field is the handle. Throws DriverError, or what the open's error answer
+  // stands for.
   DriverHandle(const std::string& command, std::string area, std::string key, wire::Json params);
-  // Calls `<area>.close` when the process is still healthy. A failure there
-  // is added to the running test as a failure, never thrown.
+  // Calls `<area>.close` when the process is still healthy, then gives the
+  // process back to the pool. A failure there is added to the running test
+  // as a failure, never thrown, and ends the process.
   ~DriverHandle();
   DriverHandle(const DriverHandle&) = delete;
   DriverHandle& operator=(const DriverHandle&) = delete;
@@ -32,6 +34,7 @@ class DriverHandle {
                          const DriverProcess::CallbackHandler& on_callback = {});
 
  private:
+  const std::string command_;
   std::unique_ptr<DriverProcess> process_;
   std::string area_;
   std::string key_;

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <sstream>
 
 #include "harness/driver_error.hpp"
+#include "harness/scratch_directory.hpp"
 #include "wire/error_codes.hpp"
 
 extern char** environ;
@@ -53,25 +55,25 @@ void trace(const char* direction, pid_t pid, const std::string& line) {
   if (enabled) std::fprintf(stderr, "[driver %d] %s %s\n", static_cast<int>(pid), direction, line.c_str());
 }
 
-std::string temp_dir() {
-  const char* dir = std::getenv("TMPDIR");
-  return dir && *dir ? dir : "/tmp";
-}
-
 }  // namespace
 
-std::chrono::milliseconds driver_deadline() {
-  const char* text = std::getenv("SSP_DRIVER_TIMEOUT_MS");
-  if (text != nullptr) {
+DriverLimits driver_limits() {
+  const auto from_environment = [](const char* name) -> std::optional<std::chrono::milliseconds> {
+    const char* text = std::getenv(name);
+    if (text == nullptr) return std::nullopt;
     char* end = nullptr;
     const long long ms = std::strtoll(text, &end, 10);
-    if (end != text && *end == '\0' && ms > 0) return std::chrono::milliseconds(ms);
-  }
-  return std::chrono::seconds(30);
+    if (end == text || *end != '\0' || ms <= 0) return std::nullopt;
+    return std::chrono::milliseconds(ms);
+  };
+  const std::chrono::milliseconds deadline =
+      from_environment("SSP_DRIVER_TIMEOUT_MS").value_or(std::chrono::seconds(30));
+  const std::chrono::milliseconds ceiling = from_environment("SSP_DRIVER_CALL_CEILING_MS")
+      .value_or(std::max<std::chrono::milliseconds>(4 * deadline, std::chrono::seconds(120)));
+  return {deadline, ceiling};
 }
 
-DriverProcess::DriverProcess(const std::string& command, std::chrono::milliseconds deadline)
-    : deadline_(deadline) {
+DriverProcess::DriverProcess(const std::string& command, DriverLimits limits) : limits_(limits) {
   ignore_sigpipe();
   int to_child[2];
   int from_child[2];
@@ -81,7 +83,7 @@ DriverProcess::DriverProcess(const std::string& command, std::chrono::millisecon
     close(to_child[1]);
     throw DriverError("start", std::strerror(errno));
   }
-  std::string path = temp_dir() + "/ssp-driver-stderr-XXXXXX";
+  std::string path = (scratch_directory() / "ssp-driver-stderr-XXXXXX").string();
   const int err = mkostemp(path.data(), O_CLOEXEC);
   stderr_path_ = path;
 
@@ -129,7 +131,7 @@ DriverProcess::~DriverProcess() {
   }
   {
     std::unique_lock lock(mutex_);
-    if (!changed_.wait_for(lock, deadline_, [&] { return reaped_; })) {
+    if (!changed_.wait_for(lock, limits_.deadline, [&] { return reaped_; })) {
       if (!broken_) broken_ = "the driver did not exit after its input ended";
       kill_locked();
     }
@@ -247,10 +249,10 @@ void DriverProcess::write_line(const Json& message) {
   while (done < line.size() && to_driver_ >= 0) {
     // A driver that stops reading must not block the harness past the deadline.
     pollfd ready{to_driver_, POLLOUT, 0};
-    const int polled = poll(&ready, 1, static_cast<int>(deadline_.count()));
+    const int polled = poll(&ready, 1, static_cast<int>(limits_.deadline.count()));
     if (polled == 0) {
       break_connection("the driver stopped reading its input for " +
-                       std::to_string(deadline_.count()) + " ms; it was killed");
+                       std::to_string(limits_.deadline.count()) + " ms; it was killed");
       return;
     }
     if (polled < 0 && errno == EINTR) continue;
@@ -303,8 +305,25 @@ Json DriverProcess::call(const std::string& method, Json params,
   std::exception_ptr callback_failure;
   write_line(Json{{"id", id}, {"method", method}, {"params", std::move(params)}});
   std::unique_lock lock(mutex_);
-  auto until = std::chrono::steady_clock::now() + deadline_;
+  const auto started = std::chrono::steady_clock::now();
+  const auto ceiling = started + limits_.ceiling;
+  auto silent_until = started + limits_.deadline;
   while (!pending.answer) {
+    if (broken_) {
+      const std::string reason = *broken_;
+      lock.unlock();
+      fail(method, reason);
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= ceiling) {
+      // Checked before any callback is served, so callbacks arriving back
+      // to back cannot keep a call past its ceiling.
+      broken_ = "no answer within the call's ceiling of " +
+                std::to_string(limits_.ceiling.count()) +
+                " ms (SSP_DRIVER_CALL_CEILING_MS), callbacks included; the driver was killed";
+      kill_locked();
+      continue;
+    }
     if (!pending.callbacks.empty()) {
       Json request = std::move(pending.callbacks.front());
       pending.callbacks.pop_front();
@@ -334,17 +353,13 @@ Json DriverProcess::call(const std::string& method, Json params,
       }
       write_line(reply);
       lock.lock();
-      until = std::chrono::steady_clock::now() + deadline_;
+      silent_until = std::chrono::steady_clock::now() + limits_.deadline;
       continue;
     }
-    if (broken_) {
-      const std::string reason = *broken_;
-      lock.unlock();
-      fail(method, reason);
-    }
-    if (changed_.wait_until(lock, until) == std::cv_status::timeout && !pending.answer &&
-        pending.callbacks.empty() && !broken_) {
-      broken_ = "no answer within " + std::to_string(deadline_.count()) +
+    if (changed_.wait_until(lock, std::min(silent_until, ceiling)) == std::cv_status::timeout &&
+        !pending.answer && pending.callbacks.empty() && !broken_ &&
+        std::chrono::steady_clock::now() >= silent_until) {
+      broken_ = "no answer within " + std::to_string(limits_.deadline.count()) +
                 " ms (SSP_DRIVER_TIMEOUT_MS); the driver was killed";
       kill_locked();
     }

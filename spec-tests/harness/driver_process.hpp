@@ -20,8 +20,23 @@
 
 namespace ssp::harness {
 
-// The per-call deadline: SSP_DRIVER_TIMEOUT_MS, default 30 s.
-std::chrono::milliseconds driver_deadline();
+// How long the harness waits for a driver.
+struct DriverLimits {
+  // The most the driver may stay silent during a call: from the request, or
+  // from the harness's answer to one of its callbacks, to its next line.
+  // SSP_DRIVER_TIMEOUT_MS, default 30 s.
+  std::chrono::milliseconds deadline;
+  // The most one call may take in all, from the request to its answer,
+  // callbacks included: the deadline restarts after every callback, the
+  // ceiling never, so a driver that keeps calling back cannot hold a call
+  // open forever. SSP_DRIVER_CALL_CEILING_MS, default four deadlines and at
+  // least 120 s (a hook may park a call while the test's 60 s watchdogs run).
+  std::chrono::milliseconds ceiling;
+};
+
+// The limits the environment sets (above); a value that is not a positive
+// whole number of milliseconds is ignored.
+DriverLimits driver_limits();
 
 class DriverProcess {
  public:
@@ -34,7 +49,7 @@ class DriverProcess {
   // Starts `/bin/sh -c "exec COMMAND"` in a process group of its own, stdin
   // and stdout piped, stderr to a temporary file. Throws DriverError when it
   // cannot start.
-  DriverProcess(const std::string& command, std::chrono::milliseconds deadline);
+  DriverProcess(const std::string& command, DriverLimits limits);
   // Closes stdin, waits (up to the deadline) for the exit, kills the process
   // group if it does not exit, removes the stderr file. Never throws.
   ~DriverProcess();
@@ -44,9 +59,10 @@ class DriverProcess {
   // Sends `method` and waits for its result object. Thread-safe: calls from
   // several threads are in flight together. Throws what an error answer
   // stands for (raise_error_answer) — for `ssp.callback_failed`, the exception
-  // `on_callback` threw during this call —, or DriverError when no answer comes
-  // within the deadline (the driver is killed), the driver exits, or it
-  // breaks the protocol. Time spent in `on_callback` does not count.
+  // `on_callback` threw during this call —, or DriverError when the driver
+  // stays silent past the deadline or the call outlasts its ceiling (the
+  // driver is killed either way), the driver exits, or it breaks the
+  // protocol. Time spent in `on_callback` counts against the ceiling only.
   wire::Json call(const std::string& method, wire::Json params,
                   const CallbackHandler& on_callback = {});
 
@@ -73,7 +89,7 @@ class DriverProcess {
   int to_driver_ = -1;
   int from_driver_ = -1;
   std::string stderr_path_;
-  std::chrono::milliseconds deadline_;
+  DriverLimits limits_;
 
   mutable std::mutex mutex_;
   std::mutex write_mutex_;

@@ -8,6 +8,7 @@
 
 #include "harness/candidate.hpp"
 #include "harness/catalog.hpp"
+#include "harness/driver_pool.hpp"
 #include "harness/expectations.hpp"
 #include "harness/section_report.hpp"
 
@@ -57,5 +58,8 @@ int main(int argc, char** argv) {
       ssp::harness::catalog_sections(std::string(SSP_SOURCE_DIR) + "/docs/requirements"),
       std::move(expectations));
   ::testing::UnitTest::GetInstance()->listeners().Append(report);  // gtest owns it
-  return report->exit_status(RUN_ALL_TESTS());
+  const int status = RUN_ALL_TESTS();
+  // Driver processes kept for reuse end with the run, not at exit.
+  ssp::harness::DriverPool::of_this_run().end_idle();
+  return report->exit_status(status);
 }

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "harness/push_fixtures.hpp"
+#include "harness/scratch_directory.hpp"
 #include "harness/storage_fixtures.hpp"
 #include "ssp/storage/schema_json.hpp"
 
@@ -66,7 +67,7 @@ class StorageTool : public StorageTest {
   void SetUp() override {
     StorageTest::SetUp();
     std::random_device random;
-    directory_ = std::filesystem::temp_directory_path() /
+    directory_ = scratch_directory() /
                  ("ssp-storage-tool-" + std::to_string(random()) + std::to_string(random()));
     std::filesystem::create_directories(directory_);
   }

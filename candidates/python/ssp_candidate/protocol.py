@@ -82,6 +82,9 @@ class Server:
                 log("ignored a message that is not an object")
             elif "method" in message:
                 worker = threading.Thread(target=self._serve, args=(message,), daemon=True)
+                # The harness may reuse this process for store after store:
+                # forget the threads that are done.
+                self._workers = [w for w in self._workers if w.is_alive()]
                 self._workers.append(worker)
                 worker.start()
             elif "result" in message or "error" in message:

@@ -3,6 +3,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "harness/scratch_directory.hpp"
+
 namespace ssp::harness {
 namespace {
 
@@ -70,7 +72,7 @@ constexpr const char* kWriteBudget = "ssp_injected_write_budget";
 
 SqliteTestDatabase::SqliteTestDatabase() {
   std::random_device random;
-  directory_ = std::filesystem::temp_directory_path() /
+  directory_ = scratch_directory() /
                ("ssp-sqlite-" + std::to_string(random()) + std::to_string(random()));
   std::filesystem::create_directories(directory_);
   location_.backend = Backend::sqlite;
