@@ -65,9 +65,11 @@ TEST(SectionTable, REPORT_2_EverySkippedTestIsListedWithItsReason) {
 
 TEST(SectionTable, REPORT_3_ARunEndsWithTheTableAndItsSkippedTests) {
   record_spec("Catalog", "REPORT-3");
-  // This executable again, on one test that skips on memory and one that passes.
+  // This executable again, on one test that skips on memory and one that
+  // passes; whole, even when this run is one of CTest's shards.
   const std::string command =
-      "'" + std::filesystem::read_symlink("/proc/self/exe").string() +
+      "env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX '" +
+      std::filesystem::read_symlink("/proc/self/exe").string() +
       "' --gtest_brief=1 --gtest_filter='SegmentIdentity.R7_*/memory:"
       "SectionTable.REPORT_1_*' 2>&1";
   FILE* pipe = popen(command.c_str(), "r");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "harness/backends/postgres_database.hpp"
+#include "harness/backends/postgres_run_database.hpp"
 #include "harness/backends/sqlite_database.hpp"
 
 namespace ssp::harness {
@@ -26,7 +27,8 @@ std::unique_ptr<TestDatabase> create_test_database(Backend backend) {
   switch (backend) {
     case Backend::memory: return nullptr;
     case Backend::sqlite: return std::make_unique<SqliteTestDatabase>();
-    case Backend::postgres: return std::make_unique<PostgresTestDatabase>(std::getenv("SSP_PG_DSN"));
+    case Backend::postgres:
+      return std::make_unique<PostgresTestDatabase>(run_database_dsn(std::getenv("SSP_PG_DSN")));
   }
   return nullptr;
 }

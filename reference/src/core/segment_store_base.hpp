@@ -17,6 +17,7 @@
 
 #include "ssp/segment_store.hpp"
 #include "ssp/segment_store_options.hpp"
+#include "timed_mutex.hpp"
 
 namespace ssp {
 
@@ -119,7 +120,7 @@ class SegmentStoreBase : public SegmentStore {
   // One connection (or one map) per store: every call runs alone. Timed so
   // that a put waits for another put on this store no longer than for one
   // on another connection (lock_wait_ms).
-  std::timed_mutex mutex_;
+  TimedMutex mutex_;
 };
 
 }  // namespace ssp
