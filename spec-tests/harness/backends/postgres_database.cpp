@@ -1,25 +1,13 @@
 #include "harness/backends/postgres_database.hpp"
 
-#include <random>
+#include "harness/backends/random_name.hpp"
 
 namespace ssp::harness {
-namespace {
-
-std::string random_schema_name() {
-  std::random_device random;
-  std::mt19937_64 generator((static_cast<std::uint64_t>(random()) << 32) | random());
-  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-  std::string name = "ssp_t_";
-  for (int i = 0; i < 12; ++i) name.push_back(kAlphabet[generator() % 36]);
-  return name;
-}
-
-}  // namespace
 
 PostgresTestDatabase::PostgresTestDatabase(const std::string& dsn) : connection_(dsn) {
   location_.backend = Backend::postgres;
   location_.pg_dsn = dsn;
-  location_.pg_schema = random_schema_name();
+  location_.pg_schema = random_name("ssp_t_");
   exec("CREATE SCHEMA " + location_.pg_schema);
   exec("SET search_path TO " + location_.pg_schema);
 }

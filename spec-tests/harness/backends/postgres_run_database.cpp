@@ -3,20 +3,12 @@
 #include <libpq-fe.h>
 
 #include <pqxx/pqxx>
-#include <random>
 #include <stdexcept>
+
+#include "harness/backends/random_name.hpp"
 
 namespace ssp::harness {
 namespace {
-
-std::string random_database_name() {
-  std::random_device random;
-  std::mt19937_64 generator((static_cast<std::uint64_t>(random()) << 32) | random());
-  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-  std::string name = "ssp_run_";
-  for (int i = 0; i < 12; ++i) name.push_back(kAlphabet[generator() % 36]);
-  return name;
-}
 
 // `value` as a conninfo value: single-quoted, with \ and ' escaped.
 std::string conninfo_value(const std::string& value) {
@@ -52,7 +44,7 @@ class RunDatabase {
  public:
   explicit RunDatabase(const std::string& server_dsn)
       : server_dsn_(server_dsn),
-        name_(random_database_name()),
+        name_(random_name("ssp_run_")),
         dsn_(with_database(server_dsn, name_)) {
     pqxx::connection server(server_dsn_);
     pqxx::nontransaction(server).exec("CREATE DATABASE " + name_);
