@@ -15,6 +15,7 @@
 #include <set>
 
 #include "download_oracle.hpp"
+#include "harness/granted_options.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "property_run.hpp"
 #include "segment_case_database.hpp"
@@ -49,12 +50,12 @@ std::string address_of(const Bytes& bytes) {
   return model_content_address(bytes == payload(kColliding) ? payload(0) : bytes);
 }
 
-SegmentStoreOptions store_options() {
+SegmentStoreOptions store_options(const harness::CapabilityGrant& hasher) {
   SegmentStoreOptions options;
   options.ttl_ms = kTtlMs;
-  options.hasher = [](std::span<const std::uint8_t> bytes) {
+  harness::inject_hasher(hasher, options, [](std::span<const std::uint8_t> bytes) {
     return address_of(Bytes(bytes.begin(), bytes.end()));
-  };
+  });
   return options;
 }
 
@@ -123,8 +124,8 @@ struct ModelState {
 
 class StoreUnderTest {
  public:
-  explicit StoreUnderTest(harness::Backend backend)
-      : database_(backend), store_(database_.open(store_options())) {}
+  StoreUnderTest(harness::Backend backend, const harness::CapabilityGrant& hasher)
+      : options_(store_options(hasher)), database_(backend), store_(database_.open(options_)) {}
 
   SegmentStore& store() { return *store_; }
   bool has_sql() const { return database_.has_sql(); }
@@ -133,10 +134,11 @@ class StoreUnderTest {
   // Drops the store (its connection) and opens a new one over the database.
   void reopen() {
     store_.reset();
-    store_ = database_.open(store_options());
+    store_ = database_.open(options_);
   }
 
  private:
+  const SegmentStoreOptions options_;
   CaseDatabase database_;
   std::unique_ptr<SegmentStore> store_;
 };
@@ -592,9 +594,9 @@ SSP_ALL_BACKENDS(PropModel);
 
 TEST_P(PropModel, PROP_MODEL_StoreMatchesModel) {
   harness::record_spec("§5.1", "PROP_MODEL");
-  SSP_REQUIRE_CAPABILITY(candidate(), harness::Capability::injected_hasher);
-  check_property([backend = backend()] {
-    StoreUnderTest sut(backend);
+  SSP_GRANT_CAPABILITY(hasher, candidate(), harness::Capability::injected_hasher);
+  check_property([backend = backend(), hasher] {
+    StoreUnderTest sut(backend, hasher);
     ModelState initial;
     initial.persists = harness::current_candidate().persists(backend);
     initial.has_sql = sut.has_sql();

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 namespace ssp::harness {
 namespace {
@@ -60,6 +62,34 @@ TEST(Catalog, TRACE_3_ARowWithoutAnExistingTestIsReported) {
   const auto everywhere = catalog_problems(catalog, registered, RegisteredScope::all_executables);
   EXPECT_TRUE(mentions(everywhere, "R3 lists Elsewhere.R3_Gone, which does not exist"));
   EXPECT_EQ(everywhere.size(), 2u);
+}
+
+TEST(Catalog, TRACE_8_EveryRowHasALevelAndAReferenceRowNamesItsDecision) {
+  record_spec("Catalog", "TRACE-8");
+  std::ifstream file(std::string(SSP_SOURCE_DIR) + "/docs/decisions.md");
+  ASSERT_TRUE(file) << "docs/decisions.md is not readable";
+  std::stringstream decisions;
+  decisions << file.rdbuf();
+  const auto catalog = load_catalog(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  ASSERT_FALSE(catalog.empty());
+  for (const auto& problem : level_problems(catalog, decisions.str())) ADD_FAILURE() << problem;
+
+  // Each kind of drift, on rows written here.
+  CatalogEntry row{"a.md", "R1", "§5.1", "MUST", {"Suite.R1_X"}};
+  std::vector<CatalogEntry> rows;
+  for (const char* level : {"MUST", "SHOULD", "reference (D5)", "DECISION", "reference",
+                            "reference (D5, Q99)"}) {
+    row.level = level;
+    rows.push_back(row);
+  }
+  row.kind = "self-test";
+  row.level = "reference";
+  rows.push_back(row);  // a self-test's decision is informative only
+  const auto problems = level_problems(rows, "| D5 find tie-break |");
+  EXPECT_TRUE(mentions(problems, "level 'DECISION', which is none of"));
+  EXPECT_TRUE(mentions(problems, "level 'reference': a reference-level conformance row names"));
+  EXPECT_TRUE(mentions(problems, "does not mention 'Q99'"));
+  EXPECT_EQ(problems.size(), 3u);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <future>
 #include <thread>
 
+#include "harness/granted_options.hpp"
 #include "harness/put_gate.hpp"
 #include "harness/require_found.hpp"
 #include "harness/storage_fixtures.hpp"
@@ -265,7 +266,7 @@ TEST_P(Marker, B_12_VersionEqualityIsNumeric) {
 // lock, then finds the new marker and only verifies (Q6).
 TEST_P(Marker, Q6_ConcurrentStartupsSerializeOnTheMigrationLock) {
   record_spec("§2.4", "Q6");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::hooks);
+  SSP_GRANT_CAPABILITY(hooks, candidate(), Capability::hooks);
   storage().ensure_schema(example_compiled());
   storage().upsert_row("acme", "tasks", task_row("t1", "p1", "x", false));
   storage::ServerSchema bumped = example_schema();
@@ -275,16 +276,16 @@ TEST_P(Marker, Q6_ConcurrentStartupsSerializeOnTheMigrationLock) {
 
   std::promise<void> first_locked, release_first, second_trying;
   storage::ServerStorageOptions first_options;
-  first_options.ensure_hook = [&](storage::EnsureHookPoint point) {
+  install_ensure_hook(hooks, first_options, [&](storage::EnsureHookPoint point) {
     if (point != storage::EnsureHookPoint::after_lock) return;
     first_locked.set_value();
     // Watchdog only: if the test ends early, the startup goes on, never hangs.
     release_first.get_future().wait_for(kWatchdog);
-  };
+  });
   storage::ServerStorageOptions second_options;
-  second_options.ensure_hook = [&](storage::EnsureHookPoint point) {
+  install_ensure_hook(hooks, second_options, [&](storage::EnsureHookPoint point) {
     if (point == storage::EnsureHookPoint::before_lock) second_trying.set_value();
-  };
+  });
   auto first = open(first_options);
   auto second = open(second_options);
   auto first_done =

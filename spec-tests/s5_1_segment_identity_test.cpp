@@ -2,6 +2,7 @@
 // (design notes segments.md §4, R1–R9).
 #include <gmock/gmock.h>
 
+#include "harness/granted_options.hpp"
 #include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
@@ -13,11 +14,11 @@ using ::testing::HasSubstr;
 
 // A hasher that sends every payload to one address, so two different byte
 // strings collide (testing only).
-SegmentStoreOptions colliding_options() {
+SegmentStoreOptions colliding_options(const CapabilityGrant& hasher) {
   SegmentStoreOptions options;
-  options.hasher = [](std::span<const std::uint8_t>) {
+  inject_hasher(hasher, options, [](std::span<const std::uint8_t>) {
     return std::string("sha256:") + std::string(64, 'c');
-  };
+  });
   return options;
 }
 
@@ -95,8 +96,8 @@ TEST_P(SegmentIdentity, R5_RePuttingIdenticalBytesIsNeverACollision) {
 
 TEST_P(SegmentIdentity, R6_CollisionUnderInjectedHasherIsRefusedAndChangesNothing) {
   record_spec("§5.1", "R6");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::injected_hasher);
-  auto colliding = open(colliding_options());
+  SSP_GRANT_CAPABILITY(hasher, candidate(), Capability::injected_hasher);
+  auto colliding = open(colliding_options(hasher));
   const SegmentRecord first = colliding->put(base_metadata(), payload("B1"), kNow);
   const SegmentStoreStats stats_before = colliding->stats();
   const std::string dump_before = has_sql() ? database().dump_segment_tables() : "";
@@ -105,9 +106,7 @@ TEST_P(SegmentIdentity, R6_CollisionUnderInjectedHasherIsRefusedAndChangesNothin
     colliding->put(with_digest(base_metadata(), "digest-b"), payload("B2"), kNow + 1);
     FAIL() << "a put of different bytes under the same id must be refused (§5.1)";
   } catch (const SegmentCollision& collision) {
-    EXPECT_THAT(collision.what(), HasSubstr("content-address collision"));
-    EXPECT_THAT(collision.what(), HasSubstr(first.segment_id));
-    EXPECT_EQ(collision.segment_id(), first.segment_id);
+    EXPECT_EQ(collision.segment_id(), first.segment_id);  // its words are R6-REF's
   }
 
   const auto got = colliding->get(first.segment_id);
@@ -117,6 +116,22 @@ TEST_P(SegmentIdentity, R6_CollisionUnderInjectedHasherIsRefusedAndChangesNothin
   EXPECT_EQ(colliding->stats(), stats_before);
   if (has_sql()) {
     EXPECT_EQ(database().dump_segment_tables(), dump_before);
+  }
+}
+
+// Reference level (docs/decisions.md, "error messages"): §5.1 asks for the
+// refusal, not its words.
+TEST_P(SegmentIdentity, R6_REF_TheCollisionMessageNamesTheId) {
+  record_spec("§5.1", "R6-REF");
+  SSP_GRANT_CAPABILITY(hasher, candidate(), Capability::injected_hasher);
+  auto colliding = open(colliding_options(hasher));
+  const SegmentRecord first = colliding->put(base_metadata(), payload("B1"), kNow);
+  try {
+    colliding->put(with_digest(base_metadata(), "digest-b"), payload("B2"), kNow + 1);
+    FAIL() << "a put of different bytes under the same id must be refused (§5.1)";
+  } catch (const SegmentCollision& collision) {
+    EXPECT_THAT(collision.what(), HasSubstr("content-address collision"));
+    EXPECT_THAT(collision.what(), HasSubstr(first.segment_id));
   }
 }
 
@@ -136,8 +151,8 @@ TEST_P(SegmentIdentity, R7_CollisionWithCorruptedStoredBytesIsRefused) {
 
 TEST_P(SegmentIdentity, R8_CollisionCheckCoversExpiredEntries) {
   record_spec("§5.1", "R8");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::injected_hasher);
-  auto colliding = open(colliding_options());
+  SSP_GRANT_CAPABILITY(hasher, candidate(), Capability::injected_hasher);
+  auto colliding = open(colliding_options(hasher));
   const SegmentRecord expired = colliding->put(base_metadata(), payload("B1"), kNow - kTtl - 1);
   ASSERT_LT(expired.expires_at_ms, kNow);
   EXPECT_THROW(colliding->put(base_metadata(), payload("B2"), kNow), SegmentCollision);

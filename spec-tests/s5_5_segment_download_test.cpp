@@ -421,7 +421,6 @@ TEST_P(SegmentDownload, DL_R6_UndeclaredKeyOrWildcardRequestIsInvalidSubscriptio
   const auto undeclared = download(docs, kP1, kNow + 1);
   ASSERT_NO_FATAL_FAILURE(expect_refused(undeclared, error_code::invalid_subscription,
                                          DownloadStep::undeclared_scope_key));
-  EXPECT_THAT(undeclared.error->message, ::testing::HasSubstr("project_id"));
 
   // A requested '*' passes a '*' grant into the digest; a publication under
   // that digest still refuses the wildcard request.
@@ -430,6 +429,18 @@ TEST_P(SegmentDownload, DL_R6_UndeclaredKeyOrWildcardRequestIsInvalidSubscriptio
       store().put(published_for(wildcard), payload("star"), kNow).segment_id;
   expect_refused(download(star, wildcard, kNow + 1, Caller{"p", "epoch-1", wildcard}),
                  error_code::invalid_subscription, DownloadStep::undeclared_scope_key);
+}
+
+// Reference level (docs/decisions.md, "error messages"): §5.5 names the
+// code, not the message's words.
+TEST_P(SegmentDownload, DL_R6_REF_TheRefusalNamesTheUndeclaredKey) {
+  record_spec("§5.5", "DL-R6-REF");
+  const std::string docs =
+      store().put(published_for(kP1, "docs"), payload("docs p1"), kNow).segment_id;
+  const auto undeclared = download(docs, kP1, kNow + 1);
+  ASSERT_NO_FATAL_FAILURE(expect_refused(undeclared, error_code::invalid_subscription,
+                                         DownloadStep::undeclared_scope_key));
+  EXPECT_THAT(undeclared.error->message, ::testing::HasSubstr("project_id"));
 }
 
 TEST_P(SegmentDownload, DL_R7_MatchingIfNoneMatchIsNotModifiedOnlyAfterAuthorization) {

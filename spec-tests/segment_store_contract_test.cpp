@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/granted_options.hpp"
 #include "harness/put_gate.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
@@ -68,7 +69,8 @@ class HookLog {
 // start(). Earlier puts (setup) and later ones (the probes) pass through.
 class ParkedPut {
  public:
-  explicit ParkedPut(PutHookPoint point) : point_(point), gate_(point), park_(gate_.hook()) {}
+  ParkedPut(const CapabilityGrant& hooks, PutHookPoint point)
+      : point_(point), gate_(hooks, point), park_(gate_.hook()) {}
   ~ParkedPut() { finish_quietly(); }
 
   // For the store's SegmentStoreOptions::put_hook.
@@ -156,10 +158,9 @@ class SegmentStoreContract : public SegmentStoreTest {
  protected:
   // Options under which a put gives up on a held lock at once, so a lock is
   // observed by a refusal instead of by waiting.
-  static SegmentStoreOptions impatient(std::function<void(PutHookPoint)> hook = {}) {
+  static SegmentStoreOptions impatient() {
     SegmentStoreOptions options;
     options.lock_wait_ms = 1;
-    options.put_hook = std::move(hook);
     return options;
   }
   // A second store on another connection, where stores share a database.
@@ -170,9 +171,11 @@ class SegmentStoreContract : public SegmentStoreTest {
 
   // Opens writer(), whose puts park at `point` once parked().start() runs,
   // and other(), an impatient store on another connection (null for memory).
-  void park_at(PutHookPoint point) {
-    parked_ = std::make_unique<ParkedPut>(point);
-    writer_ = open(impatient(parked_->hook()));
+  void park_at(const CapabilityGrant& hooks, PutHookPoint point) {
+    parked_ = std::make_unique<ParkedPut>(hooks, point);
+    SegmentStoreOptions options = impatient();
+    install_put_hook(hooks, options, parked_->hook());
+    writer_ = open(options);
     other_ = open_other();
   }
   ParkedPut& parked() { return *parked_; }
@@ -204,14 +207,17 @@ SSP_ALL_BACKENDS(SegmentStoreContract);
 
 TEST_P(SegmentStoreContract, SC_1_AReadOnlyStoreRefusesEveryPutAndWritesNothing) {
   record_spec("§5.1", "SC-1");
+  SSP_GRANT_CAPABILITY(read_only_open, candidate(), Capability::read_only_open);
   const Bytes stored = payload("stored");
   const SegmentRecord first = store().put(kA, stored, kNow);
   const std::string before = dump();
 
   HookLog hooks;
   SegmentStoreOptions read_only;
-  read_only.read_only = true;
-  read_only.put_hook = hooks.hook();
+  open_read_only(read_only_open, read_only);
+  // Where the candidate parks at hook points, a refused put passes none.
+  const std::optional<CapabilityGrant> hook_points = optional_grant(candidate(), Capability::hooks);
+  if (hook_points) install_put_hook(*hook_points, read_only, hooks.hook());
   auto reader = open(read_only);
   EXPECT_THROW(reader->put(kA, payload("new"), kNow + 1), ReadOnlyStore) << "a new segment";
   EXPECT_THROW(reader->put(kB, stored, kNow + 1), ReadOnlyStore) << "a merge into a stored one";
@@ -233,9 +239,10 @@ TEST_P(SegmentStoreContract, SC_1_AReadOnlyStoreRefusesEveryPutAndWritesNothing)
 
 TEST_P(SegmentStoreContract, SC_2_APutPassesEveryPointInOrderOnItsOwnThread) {
   record_spec("§5.1", "SC-2");
+  SSP_GRANT_CAPABILITY(hook_points, candidate(), Capability::hooks);
   HookLog hooks;
   SegmentStoreOptions options;
-  options.put_hook = hooks.hook();
+  install_put_hook(hook_points, options, hooks.hook());
   auto hooked = open(options);
   const Bytes bytes = payload("ordered");
   const auto expected = ElementsAre("before_begin", "after_read", "before_commit");
@@ -250,12 +257,14 @@ TEST_P(SegmentStoreContract, SC_2_APutPassesEveryPointInOrderOnItsOwnThread) {
 
 TEST_P(SegmentStoreContract, SC_2_ARefusedPutStopsWhereItIsRefused) {
   record_spec("§5.1", "SC-2");
+  SSP_GRANT_CAPABILITY(hook_points, candidate(), Capability::hooks);
+  SSP_GRANT_CAPABILITY(hasher, candidate(), Capability::injected_hasher);
   HookLog hooks;
   SegmentStoreOptions options;
-  options.put_hook = hooks.hook();
-  options.hasher = [](std::span<const std::uint8_t>) {  // every payload collides
+  install_put_hook(hook_points, options, hooks.hook());
+  inject_hasher(hasher, options, [](std::span<const std::uint8_t>) {  // every payload collides
     return std::string("sha256:").append(64, 'c');
-  };
+  });
   auto hooked = open(options);
   EXPECT_THROW(hooked->put(kA, payload("x"), kMaxSafeInteger + 1), InvalidArgument);
   EXPECT_THAT(hooks.take(), IsEmpty()) << "arguments are checked before before_begin";
@@ -269,7 +278,8 @@ TEST_P(SegmentStoreContract, SC_2_ARefusedPutStopsWhereItIsRefused) {
 
 TEST_P(SegmentStoreContract, SC_2_AtBeforeBeginAPutHoldsNoLock) {
   record_spec("§5.1", "SC-2");
-  park_at(PutHookPoint::before_begin);
+  SSP_GRANT_CAPABILITY(hook_points, candidate(), Capability::hooks);
+  park_at(hook_points, PutHookPoint::before_begin);
   const Bytes bytes = payload("contended");
 
   parked().start([&] { writer().put(kA, bytes, kNow); });
@@ -293,7 +303,8 @@ TEST_P(SegmentStoreContract, SC_2_AtBeforeBeginAPutHoldsNoLock) {
 
 TEST_P(SegmentStoreContract, SC_2_AtAfterReadAPutHoldsTheWriteLockOfItsContentAddress) {
   record_spec("§5.1", "SC-2");
-  park_at(PutHookPoint::after_read);
+  SSP_GRANT_CAPABILITY(hook_points, candidate(), Capability::hooks);
+  park_at(hook_points, PutHookPoint::after_read);
   const Bytes bytes = payload("contended");
   const std::string before = dump();
 
@@ -309,7 +320,8 @@ TEST_P(SegmentStoreContract, SC_2_AtAfterReadAPutHoldsTheWriteLockOfItsContentAd
 
 TEST_P(SegmentStoreContract, SC_2_AtBeforeCommitTheLockIsHeldAndNothingIsVisible) {
   record_spec("§5.1", "SC-2");
-  park_at(PutHookPoint::before_commit);
+  SSP_GRANT_CAPABILITY(hook_points, candidate(), Capability::hooks);
+  park_at(hook_points, PutHookPoint::before_commit);
   const Bytes bytes = payload("contended");
   ASSERT_NO_THROW(writer().put(kA, bytes, kNow));  // not parked: before start()
   const std::string before = dump();
@@ -329,15 +341,16 @@ TEST_P(SegmentStoreContract, SC_2_AtBeforeCommitTheLockIsHeldAndNothingIsVisible
 
 TEST_P(SegmentStoreContract, SC_2_APutFailingAtAnyPointCommitsNothing) {
   record_spec("§5.1", "SC-2");
+  SSP_GRANT_CAPABILITY(hook_points, candidate(), Capability::hooks);
   const Bytes bytes = payload("failing");
   for (const PutHookPoint point :
        {PutHookPoint::before_begin, PutHookPoint::after_read, PutHookPoint::before_commit}) {
     SCOPED_TRACE("failing at " + point_name(point));
     std::atomic<bool> armed{false};
     SegmentStoreOptions options;
-    options.put_hook = [&armed, point](PutHookPoint reached) {
+    install_put_hook(hook_points, options, [&armed, point](PutHookPoint reached) {
       if (armed && reached == point) throw HookFailure();
-    };
+    });
     auto hooked = open(options);
     ASSERT_NO_THROW(hooked->put(kA, bytes, kNow));  // memory: each open starts empty
     const auto record_before = hooked->get(sha256_segment_id(bytes));

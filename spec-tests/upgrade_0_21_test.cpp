@@ -6,6 +6,7 @@
 
 #include <functional>
 
+#include "harness/granted_options.hpp"
 #include "harness/fixture_files.hpp"
 #include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
@@ -34,10 +35,11 @@ class UpgradeFrom021 : public SegmentStoreTest {
   // Opens a read-only store over the seeded file and hands it to `reads`.
   // No table's definition, index or row may change, while the store is open
   // or after it closed.
-  void expect_read_only_writes_nothing(const std::function<void(SegmentStore&)>& reads) {
+  void expect_read_only_writes_nothing(const CapabilityGrant& read_only_open,
+                                       const std::function<void(SegmentStore&)>& reads) {
     const std::string before = database().dump_all_tables();
     SegmentStoreOptions read_only;
-    read_only.read_only = true;
+    open_read_only(read_only_open, read_only);
     auto reader = open(read_only);
     reads(*reader);
     EXPECT_EQ(database().dump_all_tables(), before);
@@ -69,7 +71,8 @@ TEST_P(UpgradeFrom021, UPG_R35_OpeningCreatesSideTablesAndBackfillsScopes) {
 TEST_P(UpgradeFrom021, UPG_R35_ReadOnlyOpenAnswersAsUpgradedWithoutWriting) {
   record_spec("§5.1", "UPG-R35");
   SSP_SEED_LEGACY("normal.sql");
-  expect_read_only_writes_nothing([](SegmentStore& reader) {
+  SSP_GRANT_CAPABILITY(read_only_open, candidate(), Capability::read_only_open);
+  expect_read_only_writes_nothing(read_only_open, [](SegmentStore& reader) {
     const auto legacy = reader.get(kLegacyId);
     ASSERT_TRUE(legacy);
     EXPECT_EQ(legacy->record.publications.size(), 1u);
@@ -81,7 +84,8 @@ TEST_P(UpgradeFrom021, UPG_R35_ReadOnlyOpenAnswersAsUpgradedWithoutWriting) {
 TEST_P(UpgradeFrom021, UPG_R35_ReadOnlyOpenOfAPreEpochFileWritesNothing) {
   record_spec("§5.1", "UPG-R35");
   SSP_SEED_LEGACY("pre_epoch.sql");  // the upgrade would add log_epoch
-  expect_read_only_writes_nothing([](SegmentStore& reader) {
+  SSP_GRANT_CAPABILITY(read_only_open, candidate(), Capability::read_only_open);
+  expect_read_only_writes_nothing(read_only_open, [](SegmentStore& reader) {
     const auto legacy = reader.get(kLegacyId);
     ASSERT_TRUE(legacy);
     EXPECT_EQ(legacy->record.metadata.log_epoch, "");
@@ -91,7 +95,8 @@ TEST_P(UpgradeFrom021, UPG_R35_ReadOnlyOpenOfAPreEpochFileWritesNothing) {
 TEST_P(UpgradeFrom021, UPG_R35_ReadOnlyOpenOfAnIntermediateFileWritesNothing) {
   record_spec("§5.1", "UPG-R35");
   SSP_SEED_LEGACY("scopes_only.sql");  // the upgrade would backfill a scope row
-  expect_read_only_writes_nothing([](SegmentStore& reader) {
+  SSP_GRANT_CAPABILITY(read_only_open, candidate(), Capability::read_only_open);
+  expect_read_only_writes_nothing(read_only_open, [](SegmentStore& reader) {
     const auto legacy = reader.get(kLegacyId);
     ASSERT_TRUE(legacy);
     EXPECT_EQ(legacy->record.publications.size(), 2u);

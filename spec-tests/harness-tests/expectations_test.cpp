@@ -46,7 +46,7 @@ std::string expecting(const std::string& test) {
 
 ChildRun run_with(const std::string& candidate, const ExpectationsFile& file) {
   return run_child(SSP_CONFORMANCE, {"--gtest_brief=1", "--gtest_filter=" + kTest},
-                   {"SSP_CANDIDATE=" + candidate, "SSP_EXPECTATIONS=" + file.path()});
+                   {"SSP_CANDIDATE=" + candidate, "SSP_EXPECTATIONS=" + file.path(), "SSP_PROFILE="});
 }
 
 TEST(Expectations, HARNESS_20_AnExpectedFailureIsReportedAndDoesNotFailTheRun) {
@@ -89,6 +89,91 @@ TEST(Expectations, HARNESS_22_AFileThatNamesNoTestOrIsMalformedStopsTheRun) {
   ASSERT_TRUE(bad.exited);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("expectedFailures[0]: \"requirement\" must be a non-empty string"));
+}
+
+// Two tests fail on wrong:finds-nothing (both MUST); the file excuses one.
+TEST(Expectations, HARNESS_27_AnExpectedFailureExcusesOnlyTheTestItNames) {
+  record_spec("Harness", "HARNESS-27");
+  const std::string other = "SegmentContexts.R20_TablesAndPinsAreFoundByTheirOwnKey/memory";
+  const ExpectationsFile file(expecting(kTest));
+  const ChildRun run = run_child(
+      SSP_CONFORMANCE, {"--gtest_brief=1", "--gtest_filter=" + kTest + ":" + other},
+      {"SSP_CANDIDATE=wrong:finds-nothing", "SSP_EXPECTATIONS=" + file.path(), "SSP_PROFILE="});
+  ASSERT_TRUE(run.exited) << "ended by signal " << run.signal;
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\n0 passed, 1 failed, 0 skipped\n"));
+  EXPECT_THAT(run.out, HasSubstr("\nexpected failures:\n  " + kTest + ": find answers nothing\n"));
+}
+
+// The old verdict returned 0 whenever an expected failure existed, which hid
+// a failure that no test owned.
+TEST(Expectations, HARNESS_28_AFailureOutsideEveryTestFailsTheRunDespiteExpectedFailures) {
+  record_spec("Harness", "HARNESS-28");
+  const ExpectationsFile file(expecting(kTest));
+  const ChildRun run = run_child(SSP_CONFORMANCE, {"--gtest_brief=1", "--gtest_filter=" + kTest},
+                                 {"SSP_CANDIDATE=wrong:finds-nothing",
+                                  "SSP_EXPECTATIONS=" + file.path(),
+                                  "SSP_INJECT_FAILURE_OUTSIDE_TESTS=1", "SSP_PROFILE="});
+  ASSERT_TRUE(run.exited) << "ended by signal " << run.signal;
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\n0 passed, 1 failed, 0 skipped\n"));
+  EXPECT_THAT(run.out, HasSubstr("\nfailures outside every test (counted as failed):\n"
+                                 "  (the test program, outside every suite): a failure injected "
+                                 "outside every test"));
+  // Without the injection the same run passes: the injection made it fail.
+  const ChildRun plain = run_with("wrong:finds-nothing", file);
+  ASSERT_TRUE(plain.exited);
+  EXPECT_EQ(plain.exit_code, 0) << plain.out;
+}
+
+TEST(Expectations, HARNESS_29_AnEntryWhoseTestWasSkippedIsReportedAsStale) {
+  record_spec("Harness", "HARNESS-29");
+  // R7 corrupts stored bytes with SQL: skipped on memory.
+  const std::string skipped =
+      "SegmentIdentity.R7_CollisionWithCorruptedStoredBytesIsRefused/memory";
+  const ExpectationsFile file(expecting(skipped));
+  const ChildRun run = run_child(SSP_CONFORMANCE, {"--gtest_brief=1", "--gtest_filter=" + skipped},
+                                 {"SSP_CANDIDATE=reference", "SSP_EXPECTATIONS=" + file.path()});
+  ASSERT_TRUE(run.exited) << "ended by signal " << run.signal;
+  EXPECT_EQ(run.exit_code, 0) << "a skip is not a failure: " << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\nstale expectations (listed as expected failures, but "
+                                 "skipped):\n  " + skipped +
+                                 ": skipped, so the entry excuses nothing (find answers nothing)\n"));
+}
+
+// R34 is reference level (D5), ADM-R48 SHOULD, R17 MUST.
+TEST(Expectations, HARNESS_30_TheProfileSaysWhichLevelsFailTheRun) {
+  record_spec("Harness", "HARNESS-30");
+  const std::string reference_level =
+      "SegmentReuse.R34_BetweenSegmentsTheLongestLivedWinsThenTheSmallestId/memory";
+  const auto run_at = [&](const std::string& candidate, const std::string& filter,
+                          const std::string& profile) {
+    return run_child(SSP_CONFORMANCE, {"--gtest_brief=1", "--gtest_filter=" + filter},
+                     {"SSP_CANDIDATE=" + candidate, "SSP_EXPECTATIONS=", "SSP_PROFILE=" + profile});
+  };
+  const ChildRun spec = run_at("wrong:finds-nothing", reference_level, "");
+  ASSERT_TRUE(spec.exited);
+  EXPECT_EQ(spec.exit_code, 0) << spec.out;
+  EXPECT_THAT(spec.out, HasSubstr("\n0 passed, 0 failed, 0 skipped\nreference level (our "
+                                  "decisions, not the spec; not counted): 0 passed, 1 failed\n"));
+  const ChildRun reference = run_at("wrong:finds-nothing", reference_level, "reference");
+  ASSERT_TRUE(reference.exited);
+  EXPECT_EQ(reference.exit_code, 1) << reference.out;
+  EXPECT_THAT(reference.out, HasSubstr("\n0 passed, 1 failed, 0 skipped\n"));
+
+  const std::string should = "SegmentStats.ADM_R48_AnEmptyStoreCountsNothing/memory";
+  const ChildRun warned = run_at("wrong:throws", should, "spec");
+  ASSERT_TRUE(warned.exited);
+  EXPECT_EQ(warned.exit_code, 0) << warned.out;
+  EXPECT_THAT(warned.out, HasSubstr("1 SHOULD tests failed: warnings, not counted as failed\n"));
+  const ChildRun must = run_at("wrong:finds-nothing", kTest, "spec");
+  ASSERT_TRUE(must.exited);
+  EXPECT_EQ(must.exit_code, 1) << must.out;
+
+  const ChildRun unknown = run_at("reference", kTest, "strict");
+  ASSERT_TRUE(unknown.exited);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("SSP_PROFILE is 'strict'; accepted: spec"));
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ enum class Capability {
   server_storage,   // open_server_storage
   hooks,            // put_hook / ensure_hook run at their points and can park the call
   injected_hasher,  // a SegmentStoreOptions::hasher other than SHA-256 is honoured
+  read_only_open,   // SegmentStoreOptions::read_only opens without writing and refuses put
   scope,            // scope(): canonical scope JSON, digest, parsing, effective scopes
   rows,             // rows(): the row codec
   schema,           // schema(): schema JSON, compile rules, layouts text

@@ -1,5 +1,7 @@
 #include "harness/capability_gate.hpp"
 
+#include "harness/harness_error.hpp"
+
 namespace ssp::harness {
 
 std::string_view capability_name(Capability capability) {
@@ -8,6 +10,7 @@ std::string_view capability_name(Capability capability) {
     case Capability::server_storage: return "the server storage";
     case Capability::hooks: return "parking at hook points";
     case Capability::injected_hasher: return "an injected content hasher";
+    case Capability::read_only_open: return "a read-only open of the segment store";
     case Capability::scope: return "the scope rules (scope.*)";
     case Capability::rows: return "the row codec (rows.*)";
     case Capability::schema: return "the schema rules (schema.*)";
@@ -25,6 +28,7 @@ std::string_view capability_key(Capability capability) {
     case Capability::server_storage: return "server_storage";
     case Capability::hooks: return "hooks";
     case Capability::injected_hasher: return "injected_hasher";
+    case Capability::read_only_open: return "read_only_open";
     case Capability::scope: return "scope";
     case Capability::rows: return "rows";
     case Capability::schema: return "schema";
@@ -44,6 +48,25 @@ std::optional<std::string> capability_gate(const Candidate& candidate, Capabilit
   if (candidate.has(capability)) return std::nullopt;
   return "candidate " + candidate.name() + " does not implement " +
          std::string(capability_name(capability));
+}
+
+void CapabilityGrant::require(Capability needed) const {
+  if (capability_ != needed) {
+    throw HarnessError("a helper needing " + std::string(capability_name(needed)) +
+                       " was given the grant of " + std::string(capability_name(capability_)));
+  }
+}
+
+CapabilityGrant grant(const Candidate& candidate, Capability capability) {
+  if (const auto missing = capability_gate(candidate, capability)) {
+    throw HarnessError("granted without the gate: " + *missing);
+  }
+  return CapabilityGrant(capability);
+}
+
+std::optional<CapabilityGrant> optional_grant(const Candidate& candidate, Capability capability) {
+  if (!candidate.has(capability)) return std::nullopt;
+  return CapabilityGrant(capability);
 }
 
 }  // namespace ssp::harness

@@ -68,13 +68,15 @@ std::vector<CatalogEntry> load_catalog(const std::string& directory) {
   return catalog;
 }
 
-std::map<std::string, std::string> catalog_sections(const std::string& directory) {
-  std::map<std::string, std::string> sections;
-  if (!std::filesystem::is_directory(directory)) return sections;
+std::map<std::string, CatalogTest> catalog_tests(const std::string& directory) {
+  std::map<std::string, CatalogTest> tests;
+  if (!std::filesystem::is_directory(directory)) return tests;
   for (const auto& entry : load_catalog(directory)) {
-    for (const auto& test : entry.tests) sections.emplace(test, entry.section);
+    const RequirementLevel level =
+        parse_requirement_level(entry.level).value_or(RequirementLevel::must);
+    for (const auto& test : entry.tests) tests.emplace(test, CatalogTest{entry.section, level});
   }
-  return sections;
+  return tests;
 }
 
 std::vector<std::string> registered_tests() {
@@ -174,6 +176,35 @@ std::vector<std::string> kind_problems(
         problems.push_back(entry.file + ": " + entry.id + " has kind '" + entry.kind +
                            "', not conformance, self-test or harness");
         break;
+      }
+    }
+  }
+  return problems;
+}
+
+std::vector<std::string> level_problems(const std::vector<CatalogEntry>& catalog,
+                                        const std::string& decisions) {
+  std::vector<std::string> problems;
+  for (const auto& entry : catalog) {
+    const std::string where = entry.file + ": " + entry.id + " has level '" + entry.level + "'";
+    const auto level = parse_requirement_level(entry.level);
+    if (!level) {
+      problems.push_back(where + ", which is none of MUST, SHOULD and reference (decision)");
+      continue;
+    }
+    if (*level != RequirementLevel::reference || entry.kind != "conformance") continue;
+    const auto open = entry.level.find('(');
+    if (open == std::string::npos) {
+      problems.push_back(where + ": a reference-level conformance row names its decision, "
+                                 "as in 'reference (D5)'");
+      continue;
+    }
+    // "reference (D1, D2)" names D1 and D2; each must be in docs/decisions.md.
+    std::istringstream names(entry.level.substr(open + 1, entry.level.size() - open - 2));
+    for (std::string name; std::getline(names, name, ',');) {
+      name = trimmed(name);
+      if (name.empty() || decisions.find(name) == std::string::npos) {
+        problems.push_back(where + ": docs/decisions.md does not mention '" + name + "'");
       }
     }
   }

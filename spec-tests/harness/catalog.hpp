@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/requirement_level.hpp"
+
 namespace ssp::harness {
 
 struct CatalogEntry {
@@ -30,9 +32,17 @@ inline constexpr const char* kSelfTestExecutable = "ssp-reference-selftests";
 // "id" and ends with "tests") of the docs/requirements/*.md under `directory`.
 std::vector<CatalogEntry> load_catalog(const std::string& directory);
 
-// "Suite.Test" → section for every test the catalog under `directory` lists;
-// empty when the directory does not exist (a binary run outside the tree).
-std::map<std::string, std::string> catalog_sections(const std::string& directory);
+// Where a test stands in the catalog: its row's section and level.
+struct CatalogTest {
+  std::string section;
+  RequirementLevel level = RequirementLevel::must;
+};
+
+// "Suite.Test" → section and level for every test the catalog under
+// `directory` lists; empty when the directory does not exist (a binary run
+// outside the tree). A row whose level does not parse counts as MUST: the
+// catalog check reports it, and the verdict errs on the strict side.
+std::map<std::string, CatalogTest> catalog_tests(const std::string& directory);
 
 // "Prefix/Suite", "Test/param" → "Suite.Test": how the catalog names a test,
 // without instantiation prefix and parameter suffix.
@@ -67,5 +77,13 @@ std::vector<std::string> catalog_problems(const std::vector<CatalogEntry>& catal
 std::vector<std::string> kind_problems(
     const std::vector<CatalogEntry>& catalog,
     const std::map<std::string, std::vector<std::string>>& tests_by_executable);
+
+// What is wrong with the level column (empty when nothing): a level that is
+// none of MUST, SHOULD and reference; a reference-level conformance row that
+// does not name its decision in parentheses, or names one (D5, Q8, a topic)
+// that `decisions` (the text of docs/decisions.md) never mentions. A
+// self-test's level is informative only: self-tests never judge a candidate.
+std::vector<std::string> level_problems(const std::vector<CatalogEntry>& catalog,
+                                        const std::string& decisions);
 
 }  // namespace ssp::harness

@@ -3,6 +3,7 @@
 #include "harness/driver_areas.hpp"
 #include "harness/driver_error.hpp"
 #include "harness/driver_hello.hpp"
+#include "harness/harness_error.hpp"
 #include "harness/driver_segment_store.hpp"
 #include "harness/driver_server_storage.hpp"
 
@@ -30,6 +31,7 @@ class DriverCandidate final : public Candidate {
       case Capability::server_storage: return hello_.areas.contains("storage");
       case Capability::hooks: return hello_.hooks;
       case Capability::injected_hasher: return hello_.hasher;
+      case Capability::read_only_open: return hello_.read_only;
       case Capability::scope: return hello_.areas.contains("scope");
       case Capability::rows: return hello_.areas.contains("rows");
       case Capability::schema: return hello_.areas.contains("schema");
@@ -46,6 +48,7 @@ class DriverCandidate final : public Candidate {
     require(Capability::segment_store, "segments.open");
     if (options.put_hook) require(Capability::hooks, "segments.open");
     if (injects_hasher(options)) require(Capability::injected_hasher, "segments.open");
+    if (options.read_only) require(Capability::read_only_open, "segments.open");
     return open_driver_segment_store(command_, location, options);
   }
 
@@ -68,7 +71,7 @@ class DriverCandidate final : public Candidate {
   // Never advertised (has(push) is false), so require() throws.
   PushArea& push() override {
     require(Capability::push, "push");
-    throw DriverError("push", "unreachable");
+    throw HarnessError("push: unreachable");
   }
   ErrorCatalogArea& error_catalog() override {
     return area(Capability::error_catalog, "error_catalog.*", *error_catalog_);
@@ -76,12 +79,13 @@ class DriverCandidate final : public Candidate {
 
  private:
   // A test reached a part the driver did not advertise: the test should have
-  // skipped (SSP_REQUIRE_CAPABILITY), so this is the suite's mistake, loudly.
+  // skipped at its gate (capability_gate.hpp), so this is the suite's bug,
+  // not the driver's error.
   void require(Capability capability, const std::string& method) const {
     if (!has(capability)) {
-      throw DriverError(method, "the test needs " + std::string(capability_name(capability)) +
-                                    ", which the driver's hello does not advertise, and did not "
-                                    "skip (SSP_REQUIRE_CAPABILITY)");
+      throw HarnessError(method + ": the test needs " + std::string(capability_name(capability)) +
+                         ", which the driver's hello does not advertise, and did not skip at "
+                         "its capability gate");
     }
   }
 

@@ -28,9 +28,13 @@ DriverHello say_hello(DriverProcess& process) {
     }
     const wire::Fields implementation = result.object("implementation");
     const wire::Fields capabilities = result.object("capabilities");
-    return DriverHello{implementation.text("name"), implementation.text("version"),
-                       texts(capabilities, "backends"), texts(capabilities, "areas"),
-                       capabilities.boolean("hooks"), capabilities.boolean("hasher")};
+    return DriverHello{implementation.text("name"),
+                       implementation.text("version"),
+                       texts(capabilities, "backends"),
+                       texts(capabilities, "areas"),
+                       capabilities.boolean("hooks"),
+                       capabilities.boolean("hasher"),
+                       capabilities.has("readOnly") && capabilities.boolean("readOnly")};
   } catch (const wire::WireError& error) {
     throw DriverError("hello", std::string("protocol violation: ") + error.what());
   }

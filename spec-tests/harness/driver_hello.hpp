@@ -16,6 +16,7 @@ struct DriverHello {
   std::set<std::string> areas;
   bool hooks = false;
   bool hasher = false;
+  bool read_only = false;  // "readOnly"; absent means false (added after version 1 shipped)
 };
 
 // Sends hello on `process` and reads the answer strictly. Throws DriverError

@@ -11,6 +11,19 @@
 #include "harness/driver_pool.hpp"
 #include "harness/expectations.hpp"
 #include "harness/section_report.hpp"
+#include "harness/verdict_profile.hpp"
+
+namespace ssp::harness {
+
+// Records a failure outside every test when the run ends.
+class FailingTearDown final : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    ADD_FAILURE() << "a failure injected outside every test (SSP_INJECT_FAILURE_OUTSIDE_TESTS)";
+  }
+};
+
+}  // namespace ssp::harness
 
 namespace {
 
@@ -29,9 +42,11 @@ std::vector<std::string> all_test_names() {
 
 }  // namespace
 
-// Exit status: 0 all passed (or failed as the candidate's expectations say),
-// 1 a test failed, 2 a test erred (the candidate's driver broke the protocol;
-// docs/driver-protocol.md) or SSP_EXPECTATIONS names a file that is not right.
+// Exit status: 0 every test that counts passed (or failed as the candidate's
+// expectations say), 1 a test that counts failed (SSP_PROFILE says which
+// levels count: section_report.hpp), 2 a test erred (the candidate's driver
+// broke the protocol; docs/driver-protocol.md), or SSP_EXPECTATIONS or
+// SSP_PROFILE is not right.
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
 #ifdef SSP_REFERENCE_ONLY
@@ -53,11 +68,22 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "SSP_EXPECTATIONS: %s\n", failure.what());
     return 2;
   }
+  ssp::harness::VerdictProfile profile;
+  try {
+    profile = ssp::harness::verdict_profile_from_environment();
+  } catch (const std::exception& failure) {
+    std::fprintf(stderr, "%s\n", failure.what());
+    return 2;
+  }
   auto* report = new ssp::harness::SectionReport(
-      candidate,
-      ssp::harness::catalog_sections(std::string(SSP_SOURCE_DIR) + "/docs/requirements"),
-      std::move(expectations));
+      candidate, ssp::harness::catalog_tests(std::string(SSP_SOURCE_DIR) + "/docs/requirements"),
+      std::move(expectations), profile);
   ::testing::UnitTest::GetInstance()->listeners().Append(report);  // gtest owns it
+  if (std::getenv("SSP_INJECT_FAILURE_OUTSIDE_TESTS") != nullptr) {
+    // The harness's own test of its exit status (HARNESS-28): a failure no
+    // test owns, as a global environment's tear-down would record.
+    ::testing::AddGlobalTestEnvironment(new ssp::harness::FailingTearDown);  // gtest owns it
+  }
   const int status = RUN_ALL_TESTS();
   // Driver processes kept for reuse end with the run, not at exit.
   ssp::harness::DriverPool::of_this_run().end_idle();

@@ -2,7 +2,10 @@
 
 namespace ssp::harness {
 
-PutGate::PutGate(PutHookPoint point, bool parks) : point_(point), released_(!parks) {}
+PutGate::PutGate(const CapabilityGrant& hooks, PutHookPoint point, bool parks)
+    : point_(point), released_(!parks) {
+  hooks.require(Capability::hooks);
+}
 
 std::function<void(PutHookPoint)> PutGate::hook() {
   return [this](PutHookPoint point) {

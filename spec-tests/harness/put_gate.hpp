@@ -8,6 +8,7 @@
 #include <functional>
 #include <mutex>
 
+#include "harness/capability_gate.hpp"
 #include "ssp/segment_store_options.hpp"
 
 namespace ssp::harness {
@@ -16,11 +17,13 @@ inline constexpr std::chrono::seconds kWatchdog{60};
 
 class PutGate {
  public:
-  // Parks at `point` when `parks` is true; otherwise only records the arrival.
-  explicit PutGate(PutHookPoint point, bool parks = true);
+  // Parks at `point` when `parks` is true; otherwise only records the
+  // arrival. `hooks` is the grant of Capability::hooks: a test without one
+  // skipped before it could build a gate.
+  PutGate(const CapabilityGrant& hooks, PutHookPoint point, bool parks = true);
 
-  // The hook to install in SegmentStoreOptions::put_hook. The gate must
-  // outlive every store it is installed in.
+  // The hook, for install_put_hook (granted_options.hpp) or to call from a
+  // hook of the test's own. The gate must outlive every store it is in.
   std::function<void(PutHookPoint)> hook();
 
   // Blocks until a put has reached the point; false when the watchdog fired

@@ -1,6 +1,8 @@
-// The text of the per-section report: a table of passed / failed / errors / skipped per
-// SSP2 section, the closing totals line, and every skipped test with its
+// The text of the per-section report: a table of outcomes per SSP2 section,
+// the closing totals line, and every skipped, excused or stale test with its
 // reason. Pure formatting, so its layout is tested without running a suite.
+// Which failures count is decided before (section_report.hpp,
+// verdict_profile.hpp); this file only prints the tallies it is given.
 #pragma once
 
 #include <map>
@@ -12,10 +14,16 @@ namespace ssp::harness {
 
 struct SectionTally {
   int passed = 0;
-  int failed = 0;
+  int failed = 0;    // failures that fail the run under its profile
   int skipped = 0;
-  int errors = 0;  // the candidate's driver broke the protocol (driver_error.hpp)
+  int errors = 0;    // the candidate's driver broke the protocol (driver_error.hpp)
+  int harness_errors = 0;  // a bug of the suite, not the candidate's (harness_error.hpp)
   int expected = 0;  // failed as the candidate's expectations say (expectations.hpp)
+  int warned = 0;    // SHOULD tests that failed: warnings, the run does not fail for them
+  // Reference-level tests (our decisions) whose outcome does not decide the
+  // run (profile spec); under profile reference they count as passed / failed.
+  int reference_passed = 0;
+  int reference_failed = 0;
 };
 
 // A test ("Suite.Test/param") and why it ended as it did: a skip's reason, an
@@ -30,6 +38,13 @@ using SkippedTest = NotedTest;
 struct ExpectationNotes {
   std::vector<NotedTest> expected_failures;  // failed, as expected: the run does not fail
   std::vector<NotedTest> unexpected_passes;  // expected to fail but passed: counted as failed
+  std::vector<NotedTest> stale;              // listed as expected failures, but skipped
+  // Failures GoogleTest recorded outside every test (an environment's or a
+  // suite's set-up or tear-down), named by where they happened: they fail the run.
+  std::vector<NotedTest> outside_tests;
+  std::vector<NotedTest> harness_errors;     // tests the harness's own bug ended
+  // What the table's level columns mean under the run's profile; "" prints none.
+  std::string profile_line;
 };
 
 // The number of terminal columns `utf8` takes: one per code point ("§" is two
@@ -39,8 +54,12 @@ std::size_t display_width(std::string_view utf8);
 
 // The table, one row per section in `by_section` order, section names padded
 // to a common display width so the number columns line up, then the totals
-// line, then the skipped tests (if any) one per line, then the expected
-// failures and unexpected passes (if any), one per line with their reasons.
+// line (passed, failed with errors, skipped: the tests that decide the run),
+// the lines saying what else was counted (errors, expected failures,
+// warnings, reference-level outcomes, the profile), then the skipped tests
+// (if any) one per line, then the expected failures, unexpected passes, stale
+// expectations and failures outside every test (if any), one per line with
+// their reasons.
 std::string format_section_table(const std::map<std::string, SectionTally>& by_section,
                                  const std::vector<SkippedTest>& skipped,
                                  const ExpectationNotes& notes = {});

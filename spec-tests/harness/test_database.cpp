@@ -6,6 +6,7 @@
 #include "harness/backends/postgres_database.hpp"
 #include "harness/backends/postgres_run_database.hpp"
 #include "harness/backends/sqlite_database.hpp"
+#include "harness/inspected_test_database.hpp"
 
 namespace ssp::harness {
 
@@ -26,9 +27,10 @@ bool postgres_required() {
 std::unique_ptr<TestDatabase> create_test_database(Backend backend) {
   switch (backend) {
     case Backend::memory: return nullptr;
-    case Backend::sqlite: return std::make_unique<SqliteTestDatabase>();
+    case Backend::sqlite: return inspected(std::make_unique<SqliteTestDatabase>());
     case Backend::postgres:
-      return std::make_unique<PostgresTestDatabase>(run_database_dsn(std::getenv("SSP_PG_DSN")));
+      return inspected(
+          std::make_unique<PostgresTestDatabase>(run_database_dsn(std::getenv("SSP_PG_DSN"))));
   }
   return nullptr;
 }

@@ -11,6 +11,7 @@
 
 #include "harness/backend_gate.hpp"
 #include "harness/eventually.hpp"
+#include "harness/granted_options.hpp"
 #include "harness/put_gate.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "harness/spec.hpp"
@@ -56,9 +57,10 @@ TEST_F(PostgresNewIdPut, PG_NEW_1_APutThatWaitedForTheLockMergesWithWhatTheHolde
   const std::string id = sha256_segment_id(bytes);
   // Another writer holds the id's lock: a second store whose put of the same
   // bytes is parked at before_commit, its record written, not committed.
-  PutGate gate(PutHookPoint::before_commit);
+  SSP_GRANT_CAPABILITY(hooks, reference_candidate(), Capability::hooks);
+  PutGate gate(hooks, PutHookPoint::before_commit);
   SegmentStoreOptions parked_options;
-  parked_options.put_hook = gate.hook();
+  install_put_hook(hooks, parked_options, gate.hook());
   auto holder =
       open_postgres_segment_store(location().pg_dsn, location().pg_schema, parked_options);
   auto held = std::async(std::launch::async, [&] {

@@ -42,7 +42,8 @@ def hello(server, params):
     return {
         "protocol": PROTOCOL,
         "implementation": {"name": "ssp-python-candidate", "version": __version__},
-        "capabilities": {"backends": BACKENDS, "areas": AREAS, "hooks": True, "hasher": True},
+        "capabilities": {"backends": BACKENDS, "areas": AREAS, "hooks": True, "hasher": True,
+                         "readOnly": True},
     }
 
 

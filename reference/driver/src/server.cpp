@@ -26,7 +26,8 @@ Json hello(const Fields& params) {
          {"segments", "storage", "scope", "rows", "schema", "download", "signed_url",
           "error_catalog"}},
         {"hooks", true},
-        {"hasher", true}}}};
+        {"hasher", true},
+        {"readOnly", true}}}};
 }
 
 MethodTable all_methods() {
