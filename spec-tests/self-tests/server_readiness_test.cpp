@@ -3,13 +3,13 @@
 // failure of either step as sync.schema_not_ready. A candidate's suite
 // surface has no such entry point (it is the reference's server API, over any
 // ServerStorage), so this pins the reference, always, over its own storage.
-#include "ssp/storage/server_readiness.hpp"
-
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "harness/storage_fixtures.hpp"
+#include "ssp/storage/server_readiness.hpp"
 
 namespace ssp::harness {
 namespace {
