@@ -8,7 +8,6 @@
 
 #include "harness/candidate.hpp"
 #include "ssp/error_catalog.hpp"
-#include "ssp/scope_digest.hpp"
 #include "ssp/scope_resolution.hpp"
 
 namespace ssp::properties {
@@ -37,7 +36,10 @@ DownloadExpectation download_oracle(const std::optional<StoredSegment>& entry,
     if (!effective.contains(key)) return {error_code::forbidden, {}};
   }
   if (effective.empty()) return {error_code::forbidden, {}};
-  const std::string digest = scope_digest(effective);
+  // The candidate's own digest (R50's golden vectors pin it): the oracle then
+  // checks the decision's consistency with the candidate's scope rules, not
+  // with the reference's.
+  const std::string digest = harness::current_candidate().scope().digest(effective).scope_digest;
 
   std::vector<SegmentPublication> live;
   bool digest_seen = false;
@@ -79,7 +81,9 @@ SegmentDownloadOutcome check_download(SegmentStore& store, const ServedTables& s
   request.partition = d.partition;
   request.log_epoch = d.log_epoch;
   request.actor_id = "actor";
-  request.scopes_header = d.requested ? canonical_scope_json(*d.requested) : d.bad_header;
+  request.scopes_header =
+      d.requested ? harness::current_candidate().scope().digest(*d.requested).canonical_json
+                  : d.bad_header;
   request.now_ms = d.now_ms;
 
   const DownloadExpectation expected = download_oracle(entry, d, served);

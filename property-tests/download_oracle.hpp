@@ -45,13 +45,16 @@ struct DownloadExpectation {
 };
 
 // The oracle over `entry` (what get answers for the id, or what a model
-// holds). Shares nothing with the reference but the scope digest function,
-// which golden values pin elsewhere (R50).
+// holds). Shares nothing with the reference: the one rule it does not model,
+// the scope digest, it asks of the candidate's scope area (golden values pin
+// that elsewhere, R50), so callers need Capability::scope as well as
+// Capability::download (TRACE-8).
 DownloadExpectation download_oracle(const std::optional<StoredSegment>& entry,
                                     const DownloadDraw& draw, const ServedTables& served);
 
 // Runs `draw` through the candidate's download area on `store` (which the
-// candidate opened) and asserts (RC_ASSERT) that the outcome is the oracle's
+// candidate opened), the header being the candidate's canonical text of the
+// requested scopes, and asserts (RC_ASSERT) that the outcome is the oracle's
 // over `entry`; a served download hands back entry's bytes. Returns the outcome for tallying.
 SegmentDownloadOutcome check_download(SegmentStore& store, const ServedTables& served,
                                       const DownloadDraw& draw,

@@ -22,8 +22,6 @@
 #include "harness/spec.hpp"
 #include "harness/test_database.hpp"
 #include "property_run.hpp"
-#include "ssp/scope_digest.hpp"
-#include "ssp/segment_id.hpp"
 
 namespace ssp::properties {
 namespace {
@@ -92,6 +90,7 @@ void check_download_oracle(Backend backend) {
   // The candidate must implement the backend too, not only the server be there.
   SSP_SKIP_UNLESS_BACKEND_READY(harness::current_candidate(), backend);
   SSP_REQUIRE_CAPABILITY(harness::current_candidate(), harness::Capability::download);
+  SSP_REQUIRE_CAPABILITY(harness::current_candidate(), harness::Capability::scope);
   const auto tally = std::make_shared<Tally>();
   check_property([backend, tally] {
     const auto database = harness::create_test_database(backend);
@@ -112,18 +111,20 @@ void check_download_oracle(Backend backend) {
       m.table = *rc::gen::weightedElement<std::string>({{6, "tasks"}, {1, "docs"}, {1, "gone"}});
       m.schema_version = 1;
       m.media_type = *rc::gen::element(MediaType::sqlite, MediaType::rows);
-      m.scope_digest = scope_digest(scopes);
+      m.scope_digest = harness::current_candidate().scope().digest(scopes).scope_digest;
       m.as_of_commit_seq = uniform(1, 4);
       m.row_count = 1;
       scope_set_of[m.scope_digest] = scopes;
       const Bytes& bytes = payloads[uniform(0, 2)];
-      store->put(m, bytes, uniform<std::int64_t>(0, 3000));
-      stored_ids.insert(sha256_segment_id(bytes));
+      stored_ids.insert(store->put(m, bytes, uniform<std::int64_t>(0, 3000)).segment_id);
     }
 
+    // Segment ids (§5.1) of "alpha", "beta" and "never put", from
+    // `printf '%s' <text> | sha256sum`, not from the code under test.
     const std::vector<std::string> ids = {
-        sha256_segment_id(payloads[0]), sha256_segment_id(payloads[1]),
-        sha256_segment_id(bytes_of("never put")), "not-an-id"};
+        "sha256:8ed3f6ad685b959ead7022518e1af76cd816f8e8ec7ccdda1ed4018e8f2223f8",
+        "sha256:f44e64e75f3948e9f73f8dfa94721c4ce8cbb4f265c4790c702b2d41cfbf2753",
+        "sha256:6aea27b6fb89ab721da68a3fd40759ad9dec6a4132a0d299541315157559e3d7", "not-an-id"};
     for (int attempt = 0; attempt < 6; ++attempt) {
       DownloadDraw d;
       const bool aimed = !one_in(6);

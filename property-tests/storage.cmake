@@ -2,6 +2,7 @@
 # PostgreSQL.
 target_sources(ssp-conformance PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/storage_generators.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/storage_models.cpp
   ${CMAKE_CURRENT_LIST_DIR}/storage_startup_properties.cpp
   ${CMAKE_CURRENT_LIST_DIR}/storage_migration_properties.cpp
   ${CMAKE_CURRENT_LIST_DIR}/storage_equivalence_properties.cpp)

@@ -3,7 +3,6 @@
 // refusals (reason and text), markers, rows and projections.
 #include <nlohmann/json.hpp>
 
-#include "ssp/storage/layouts.hpp"
 #include "storage_property_support.hpp"
 
 namespace ssp::properties {
@@ -11,7 +10,6 @@ namespace {
 
 using harness::Backend;
 using harness::record_spec;
-using storage::compile_schema;
 using storage::SchemaReport;
 
 std::string hex(const storage::Bytes& bytes) {
@@ -50,7 +48,7 @@ std::string transcript(harness::TestDatabase& db, harness::Candidate& candidate,
   std::ostringstream out;
   for (const Step& step : steps) {
     auto storage = candidate.open_server_storage(db.location(), {});
-    const auto schema = compile_schema(step.schema);
+    const auto schema = harness::compiled(step.schema);
     bool ready = false;
     try {
       const SchemaReport report = storage->ensure_schema(schema);
@@ -113,7 +111,7 @@ TEST_P(BackendEquivalence, INV_12_SqliteAndPostgresAgreeOnEveryObservableResult)
   check_storage_property(
       [this] {
         const auto first = *gen_schema();
-        std::vector<Step> steps = {{first, *gen_rows(compile_schema(first))}};
+        std::vector<Step> steps = {{first, *gen_rows(harness::compiled(first))}};
         storage::ServerSchema current = first;
         for (int n = *rc::gen::inRange(1, 4); n > 0; --n) {
           const std::string kind = *rc::gen::elementOf(
@@ -123,7 +121,7 @@ TEST_P(BackendEquivalence, INV_12_SqliteAndPostgresAgreeOnEveryObservableResult)
           if (kind == "break") next = (*gen_breaking_evolution(current)).first;
           if (kind == "drift") next = (*gen_layout_mutation(current)).first;
           if (kind == "older") next.version -= 1;
-          steps.push_back({next, *gen_rows(compile_schema(next))});
+          steps.push_back({next, *gen_rows(harness::compiled(next))});
           if (kind == "bump") current = next;
         }
         std::vector<GeneratedRow> probes;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "harness/candidate.hpp"
+#include "harness/storage_fixtures.hpp"
 #include "ssp/storage/schema_json.hpp"
 
 namespace ssp::properties {
@@ -117,7 +119,7 @@ void drop_dangling_indexes(TableSchema& table) {
 // The materialize flag `table` resolves to (its explicit value, else the
 // storage.md §1.1 default).
 bool resolved_materialize(const TableSchema& table) {
-  return storage::compile_schema(ServerSchema{1, {table}}).tables[0].materialized;
+  return harness::compiled(ServerSchema{1, {table}}).tables[0].materialized;
 }
 
 ColumnType other_type(ColumnType type) {
@@ -343,7 +345,7 @@ rc::Gen<std::vector<GeneratedRow>> gen_rows(const storage::CompiledSchema& schem
           row.values.push_back(gen_value(table.columns()[i]));
         }
         row.row.scopes = {{"id", row.row.row_id}};
-        row.row.payload = storage::encode_row(table.layout(), row.values);
+        row.row.payload = harness::current_candidate().rows().encode(table.layout(), row.values);
         rows.push_back(std::move(row));
       }
     }

@@ -8,7 +8,6 @@ namespace {
 
 using harness::record_spec;
 using harness::refusal_of;
-using storage::compile_schema;
 using storage::RefusalReason;
 using storage::SchemaReport;
 
@@ -37,7 +36,7 @@ TEST_P(MigrationProperties, INV_6_AppendOnlyMigrationPreservesRows) {
     const auto schema = *gen_schema();
     const auto [evolved, kind] = *gen_append_only_evolution(schema);
     RC_TAG(kind);
-    const auto rows = *gen_rows(compile_schema(schema));
+    const auto rows = *gen_rows(harness::compiled(schema));
     auto db = seeded(schema, rows);
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const GeneratedRow& row = rows[i];
@@ -51,7 +50,7 @@ TEST_P(MigrationProperties, INV_6_AppendOnlyMigrationPreservesRows) {
                "', 'sha256:x')");
     }
     const std::string log_before = commit_log(*db);
-    const auto target = compile_schema(evolved);
+    const auto target = harness::compiled(evolved);
     auto storage = open_on(*db);
     RC_ASSERT(storage->ensure_schema(target).action == SchemaReport::Action::migrated);
     for (const GeneratedRow& row : rows) {
@@ -68,7 +67,7 @@ TEST_P(MigrationProperties, INV_6_AppendOnlyMigrationPreservesRows) {
       RC_ASSERT(stored->scopes == row.row.scopes);
       storage::Row expected = row.values;
       expected.resize(table->columns().size(), std::monostate{});
-      RC_ASSERT(storage::decode_row(table->layout(), stored->payload) == expected);
+      RC_ASSERT(harness::current_candidate().rows().decode(table->layout(), stored->payload) == expected);
       if (!table->materialized) continue;
       const storage::Row projection =
           *storage->read_projection(row.partition, row.table, row.row.row_id);
@@ -86,9 +85,9 @@ TEST_P(MigrationProperties, INV_7_NonAppendOnlyMigrationIsAtomic) {
     const auto schema = *gen_schema();
     const auto [evolved, kind] = *gen_breaking_evolution(schema);
     RC_TAG(kind.substr(0, kind.find(" in ")));
-    auto db = seeded(schema, *gen_rows(compile_schema(schema)));
+    auto db = seeded(schema, *gen_rows(harness::compiled(schema)));
     const std::string before = db->dump_all_tables();
-    const auto refusal = refusal_of([&] { open_on(*db)->ensure_schema(compile_schema(evolved)); });
+    const auto refusal = refusal_of([&] { open_on(*db)->ensure_schema(harness::compiled(evolved)); });
     RC_ASSERT(refusal.has_value());
     RC_ASSERT(refusal->reason() == RefusalReason::not_append_only);
     RC_ASSERT(db->dump_all_tables() == before);

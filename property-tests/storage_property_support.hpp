@@ -40,7 +40,7 @@ class StorageProperty : public harness::StorageTest {
                                                 const std::vector<GeneratedRow>& rows) {
     auto db = fresh_database();
     auto storage = open_on(*db);
-    storage->ensure_schema(storage::compile_schema(schema));
+    storage->ensure_schema(harness::compiled(schema));
     for (const GeneratedRow& row : rows) storage->upsert_row(row.partition, row.table, row.row);
     return db;
   }

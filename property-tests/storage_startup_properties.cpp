@@ -2,10 +2,7 @@
 // SQLite and PostgreSQL: idempotent open, layout-drift refusal with the §2.4
 // report, non-layout tolerance, newer refusal, physical completeness and the
 // monotonic marker.
-#include "ssp/json_text.hpp"
-#include "ssp/storage/layouts.hpp"
-#include "ssp/storage/physical_names.hpp"
-#include "ssp/storage/storage_ddl.hpp"
+#include "storage_models.hpp"
 #include "storage_property_support.hpp"
 
 namespace ssp::properties {
@@ -13,15 +10,8 @@ namespace {
 
 using harness::record_spec;
 using harness::refusal_of;
-using storage::compile_schema;
 using storage::RefusalReason;
 using storage::SchemaReport;
-
-std::string quoted(const std::string& name) {
-  std::string out;
-  append_json_string(out, name);
-  return out;
-}
 
 std::int64_t marker_version(harness::TestDatabase& db) {
   const std::string marker = harness::marker_text(db);
@@ -38,16 +28,16 @@ TEST_P(StartupProperties, INV_1_OpenThenReopenIsIdempotent) {
   record_spec("§2.4", "INV-1");
   check_storage_property([this] {
     const auto schema = *gen_schema();
-    const auto compiled = compile_schema(schema);
+    const auto compiled = harness::compiled(schema);
     auto db = seeded(schema, *gen_rows(compiled));
     const std::string before = db->dump_all_tables();
     RC_ASSERT(open_on(*db)->ensure_schema(compiled).action == SchemaReport::Action::verified);
     RC_ASSERT(db->dump_all_tables() == before);
     RC_ASSERT(harness::marker_text(*db) ==
-              std::to_string(schema.version) + "|" + storage::layouts_json(compiled));
+              std::to_string(schema.version) + "|" + layouts_text_model(schema));
     for (const auto& table : compiled.tables) {
       auto physical = db->column_names(table.name());
-      auto expected = storage::table_column_names(table);
+      auto expected = physical_columns_model(table.declared, table.materialized);
       std::sort(physical.begin(), physical.end());
       std::sort(expected.begin(), expected.end());
       RC_ASSERT(physical == expected);
@@ -61,17 +51,17 @@ TEST_P(StartupProperties, INV_2_SameVersionLayoutDriftIsRefusedAsTheOracleSays) 
     const auto schema = *gen_schema();
     const auto [mutated, kind] = *gen_layout_mutation(schema);
     RC_TAG(kind);
-    auto db = seeded(schema, *gen_rows(compile_schema(schema)));
+    auto db = seeded(schema, *gen_rows(harness::compiled(schema)));
     const std::string before = db->dump_all_tables();
-    const auto refusal = refusal_of([&] { open_on(*db)->ensure_schema(compile_schema(mutated)); });
+    const auto refusal = refusal_of([&] { open_on(*db)->ensure_schema(harness::compiled(mutated)); });
     const auto oracle = expected_mismatch(mutated, schema);
     RC_ASSERT(oracle.has_value());
     RC_ASSERT(refusal.has_value());
     RC_ASSERT(refusal->reason() == RefusalReason::layouts_disagree);
     RC_ASSERT(refusal->table() == oracle->first);
     RC_ASSERT(refusal->column() == oracle->second);
-    const std::string reported = "table " + quoted(oracle->first) +
-                                 (oracle->second ? " column " + quoted(*oracle->second) : "");
+    const std::string reported = "table " + json_string_model(oracle->first) +
+                                 (oracle->second ? " column " + json_string_model(*oracle->second) : "");
     RC_ASSERT(std::string(refusal->what()) ==
               "stored schema layouts disagree with the configured schema at version " +
                   std::to_string(schema.version) + " (" + reported +
@@ -87,9 +77,9 @@ void StartupProperties::non_layout_change_is_tolerated() {
   const auto schema = *gen_schema();
   const auto [mutated, kind] = *gen_non_layout_mutation(schema);
   RC_TAG(kind);
-  auto db = seeded(schema, *gen_rows(compile_schema(schema)));
+  auto db = seeded(schema, *gen_rows(harness::compiled(schema)));
   const std::string before = db->dump_all_tables();
-  const SchemaReport report = open_on(*db)->ensure_schema(compile_schema(mutated));
+  const SchemaReport report = open_on(*db)->ensure_schema(harness::compiled(mutated));
   RC_ASSERT(report.action == SchemaReport::Action::verified);
   RC_ASSERT(report.statements.empty());
   RC_ASSERT(db->dump_all_tables() == before);
@@ -117,7 +107,7 @@ TEST_P(StartupProperties, INV_4_OlderConfiguredVersionIsRefused) {
     older.version = *rc::gen::inRange<std::int64_t>(schema.version - 50, schema.version);
     auto db = seeded(schema, {});
     const std::string before = db->dump_all_tables();
-    const auto refusal = refusal_of([&] { open_on(*db)->ensure_schema(compile_schema(older)); });
+    const auto refusal = refusal_of([&] { open_on(*db)->ensure_schema(harness::compiled(older)); });
     RC_ASSERT(refusal.has_value());
     RC_ASSERT(refusal->reason() == RefusalReason::stored_newer);
     RC_ASSERT(std::string(refusal->what()) ==
@@ -132,7 +122,7 @@ TEST_P(StartupProperties, INV_5_MissingInternalColumnsAreRefusedExtraColumnsNeve
   record_spec("§2.4", "INV-5");
   check_storage_property([this] {
     const auto schema = *gen_schema();
-    const auto compiled = compile_schema(schema);
+    const auto compiled = harness::compiled(schema);
     const auto rows = *gen_rows(compiled);
     const auto& table = *rc::gen::elementOf(schema.tables);
     const std::string column(*rc::gen::elementOf(std::vector<std::string_view>(
@@ -148,7 +138,7 @@ TEST_P(StartupProperties, INV_5_MissingInternalColumnsAreRefusedExtraColumnsNeve
     RC_ASSERT(db->dump_all_tables() == before);
 
     auto extended = seeded(schema, rows);
-    extended->exec("ALTER TABLE " + storage::quote_identifier(table.name) +
+    extended->exec("ALTER TABLE " + quoted_identifier_model(table.name) +
                    " ADD COLUMN operator_extra TEXT");
     RC_ASSERT(open_on(*extended)->ensure_schema(compiled).action == SchemaReport::Action::verified);
   });
@@ -174,7 +164,7 @@ TEST_P(StartupProperties, INV_11_MarkerVersionNeverDecreasesAndMovesOnlyByMigrat
       const std::int64_t version_before = marker_version(*db);
       std::optional<SchemaReport> report;
       try {
-        report = open_on(*db)->ensure_schema(compile_schema(next));
+        report = open_on(*db)->ensure_schema(harness::compiled(next));
       } catch (const storage::SchemaRefusal&) {
       }
       RC_ASSERT(marker_version(*db) >= version_before);

@@ -24,7 +24,7 @@ class Layouts : public StorageTest {
     StorageTest::SetUp();
   }
   // The candidate's layouts text of `schema`.
-  std::string layouts_json(const storage::ServerSchema& schema) {
+  std::string candidate_layouts_json(const storage::ServerSchema& schema) {
     return candidate().schema().compile(schema).layouts_json;
   }
 };
@@ -32,7 +32,7 @@ SSP_SQL_BACKENDS(Layouts);
 
 TEST_P(Layouts, A_1_LayoutRecordsOnlyNameTypeNullableInDeclarationOrder) {
   record_spec("§2.4", "A-1");
-  const std::string json = layouts_json(example_schema());
+  const std::string json = candidate_layouts_json(example_schema());
   const auto layouts = nlohmann::ordered_json::parse(json, nullptr, false);
   ASSERT_TRUE(layouts.is_object()) << json;
   ASSERT_EQ(layouts.size(), 2u);
@@ -65,24 +65,24 @@ TEST_P(Layouts, A_1_LayoutRecordsOnlyNameTypeNullableInDeclarationOrder) {
          {}});
   }
   EXPECT_THAT(
-      layouts_json(all),
+      candidate_layouts_json(all),
       HasSubstr(
           R"({"name":"c1","type":"string","nullable":true},{"name":"c2","type":"integer","nullable":true},)"
           R"({"name":"c3","type":"float","nullable":true},{"name":"c4","type":"boolean","nullable":true},)"
           R"({"name":"c5","type":"json","nullable":true},{"name":"c6","type":"bytes","nullable":true},)"
           R"({"name":"c7","type":"blob_ref","nullable":true},{"name":"c8","type":"crdt","nullable":true}]})"));
   storage().ensure_schema(compiled(all));
-  EXPECT_EQ(marker(), "3|" + layouts_json(all));
+  EXPECT_EQ(marker(), "3|" + candidate_layouts_json(all));
 }
 
 TEST_P(Layouts, A_2_LayoutsOfIsByteIdenticalToTheWorkedExample) {
   record_spec("§2.4", "A-2");
-  EXPECT_EQ(layouts_json(example_schema()), kExampleLayoutsJson);
-  EXPECT_EQ(layouts_json(storage::ServerSchema{5, {}}), "{}");
+  EXPECT_EQ(candidate_layouts_json(example_schema()), kExampleLayoutsJson);
+  EXPECT_EQ(candidate_layouts_json(storage::ServerSchema{5, {}}), "{}");
   // JSON.stringify escaping and raw non-ASCII.
   storage::ServerSchema odd = example_schema();
   odd.tables[1].name = "n\"o\\t\x01\xc3\xa9";
-  EXPECT_THAT(layouts_json(odd), HasSubstr(R"("n\"o\\t\u0001é":[)"));
+  EXPECT_THAT(candidate_layouts_json(odd), HasSubstr(R"("n\"o\\t\u0001é":[)"));
   // What the backend stores is that exact text.
   storage().ensure_schema(example_compiled());
   EXPECT_EQ(marker(), "3|" + kExampleLayoutsJson);
@@ -135,7 +135,7 @@ TEST_P(Layouts, Q9_TableNamesArePlainKeysInDeclarationOrder) {
   proto.name = "__proto__";
   schema.tables.push_back(numeric);
   schema.tables.push_back(proto);
-  const std::string json = layouts_json(schema);
+  const std::string json = candidate_layouts_json(schema);
   EXPECT_LT(json.find("\"tasks\""), json.find("\"2024\""));
   EXPECT_LT(json.find("\"2024\""), json.find("\"__proto__\""));
   storage().ensure_schema(compiled(schema));
@@ -144,7 +144,8 @@ TEST_P(Layouts, Q9_TableNamesArePlainKeysInDeclarationOrder) {
   storage::ServerSchema smaller = schema;
   smaller.tables.pop_back();
   smaller.tables.back().name = "constructor";
-  database().exec("UPDATE sync_schema_meta SET layouts = '" + layouts_json(smaller) + "'");
+  database().exec("UPDATE sync_schema_meta SET layouts = '" + candidate_layouts_json(smaller) +
+                  "'");
   storage::ServerSchema configured = schema;
   configured.tables.erase(configured.tables.begin() + 2, configured.tables.end());
   const std::string before = dump();

@@ -7,8 +7,6 @@
 
 #include "harness/require_found.hpp"
 #include "harness/storage_fixtures.hpp"
-#include "ssp/storage/layouts.hpp"
-#include "ssp/storage/schema_json.hpp"
 
 #ifndef SSP_SOURCE_DIR
 #error "SSP_SOURCE_DIR must point at the source tree"
@@ -45,8 +43,8 @@ std::vector<FixtureRow> fixture_rows() {
     fixture.row.row_id = row["rowId"];
     fixture.row.server_version = row["serverVersion"];
     fixture.row.payload = std::move(payload);
-    const auto values =
-        storage::decode_row(example_compiled().find(fixture.table)->layout(), fixture.row.payload);
+    const auto values = current_candidate().rows().decode(
+        example_compiled().find(fixture.table)->layout(), fixture.row.payload);
     fixture.row.scopes = {{fixture.table == "tasks" ? "project_id" : "space_id",
                            std::get<std::string>(values.at(1))}};
     out.push_back(std::move(fixture));
@@ -71,8 +69,8 @@ TEST_P(LegacyUpgrade, FX_1_A0_21DatabaseIsServedAtItsVersion) {
   record_spec("§2.4", "FX-1");
   load_fixture(kFixtures, "v0_21");
   const auto schema =
-      storage::parse_schema_json(read_text_file(kFixtures + "/example_v3.schema.json"));
-  EXPECT_EQ(marker(), "3|" + storage::layouts_json(compiled(schema)));
+      current_candidate().schema().parse(read_text_file(kFixtures + "/example_v3.schema.json"));
+  EXPECT_EQ(marker(), "3|" + kExampleLayoutsJson);
   const SchemaReport report = storage().ensure_schema(compiled(schema));
   EXPECT_EQ(report.action, SchemaReport::Action::verified);
   EXPECT_TRUE(report.statements.empty());
@@ -81,7 +79,7 @@ TEST_P(LegacyUpgrade, FX_1_A0_21DatabaseIsServedAtItsVersion) {
     EXPECT_EQ(storage().get_row(fixture.partition, fixture.table, fixture.row.row_id), fixture.row);
   }
   // The generator's payloads decode to the values it was given.
-  const auto t1 = storage::decode_row(
+  const auto t1 = current_candidate().rows().decode(
       example_compiled().find("tasks")->layout(),
       require_found(storage().get_row("globex", "tasks", "t1"), "get_row(globex tasks t1)")
           .payload);
@@ -152,10 +150,11 @@ TEST_P(LegacyUpgrade, FX_2_A0_21DatabaseMigratesAnAppendAndKeepsEveryRow) {
                       "get_row of fixture row " + fixture.row.row_id);
     EXPECT_EQ(row.server_version, fixture.row.server_version);
     EXPECT_EQ(row.scopes, fixture.row.scopes);
-    auto expected =
-        storage::decode_row(example_compiled().find(fixture.table)->layout(), fixture.row.payload);
+    auto expected = current_candidate().rows().decode(
+        example_compiled().find(fixture.table)->layout(), fixture.row.payload);
     if (fixture.table == "notes") expected.emplace_back(std::monostate{});
-    EXPECT_EQ(storage::decode_row(compiled(bumped).find(fixture.table)->layout(), row.payload),
+    EXPECT_EQ(current_candidate().rows().decode(compiled(bumped).find(fixture.table)->layout(),
+                                                row.payload),
               expected);
   }
   EXPECT_EQ(commit_log(database()), log_before);

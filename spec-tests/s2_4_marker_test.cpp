@@ -1,5 +1,7 @@
 // The server schema-version marker and the startup sequence around it
-// (design/storage.md §2.1–§2.3, §6 B-1 … B-4, B-8 … B-12, §8 Q5 and Q6).
+// (design/storage.md §2.1–§2.3, §6 B-1 … B-4, B-8, B-9, B-11, B-12, §8 Q5
+// and Q6). B-10, the reference's readiness wrapper, is a self-test
+// (self-tests/server_readiness_test.cpp).
 #include <gmock/gmock.h>
 
 #include <future>
@@ -9,8 +11,6 @@
 #include "harness/put_gate.hpp"
 #include "harness/require_found.hpp"
 #include "harness/storage_fixtures.hpp"
-#include "ssp/storage/layouts.hpp"
-#include "ssp/storage/server_readiness.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -189,40 +189,6 @@ TEST_P(Marker, Q5_MemoKeysOnTheLayoutsNotTheVersionAlone) {
   EXPECT_TRUE(storage().get_row("acme", "tasks", "t1"));
 }
 
-TEST_P(Marker, B_10_ReadinessWrapsFailuresAsSchemaNotReady) {
-  record_spec("§2.4", "B-10");
-  storage::ServerSchema broken = example_schema();
-  broken.tables[0].primary_key = "nope";
-  try {
-    storage::ensure_server_ready(storage(), broken);
-    ADD_FAILURE() << "a schema that does not compile was ready";
-  } catch (const storage::ServerNotReady& error) {
-    EXPECT_EQ(error.code(), "sync.schema_not_ready");
-    EXPECT_EQ(error.phase(), "schema_compile");
-    EXPECT_EQ(std::string(error.what()), "Syncular server schema 3 is not ready (schema_compile)");
-    EXPECT_THROW(std::rethrow_exception(error.cause()), storage::SchemaError);
-  }
-  EXPECT_EQ(storage::ensure_server_ready(storage(), example_schema()).action,
-            SchemaReport::Action::migrated);
-  storage::ServerSchema older = example_schema();
-  older.version = 2;
-  const std::string before = dump();
-  try {
-    storage::ensure_server_ready(*open(), older);
-    ADD_FAILURE() << "an older schema was ready";
-  } catch (const storage::ServerNotReady& error) {
-    EXPECT_EQ(error.phase(), "storage_migration");
-    EXPECT_EQ(std::string(error.what()),
-              "Syncular server schema 2 is not ready (storage_migration)");
-    try {
-      std::rethrow_exception(error.cause());
-    } catch (const storage::SchemaRefusal& cause) {
-      EXPECT_EQ(std::string(cause.what()), newer_message(3, 2));
-    }
-  }
-  EXPECT_EQ(dump(), before);
-}
-
 TEST_P(Marker, B_11_RefusalDependsOnlyOnTheMarker) {
   record_spec("§2.4", "B-11");
   storage().ensure_schema(example_compiled());
@@ -231,8 +197,8 @@ TEST_P(Marker, B_11_RefusalDependsOnlyOnTheMarker) {
   storage::ServerSchema other_build = example_schema();
   other_build.tables[1].columns[2].type = storage::ColumnType::string;
   other_build.tables[1].columns[2].encrypted = false;
-  database().exec("UPDATE sync_schema_meta SET layouts = '" +
-                  storage::layouts_json(compiled(other_build)) + "'");
+  database().exec("UPDATE sync_schema_meta SET layouts = '" + compiled_layouts_json(other_build) +
+                  "'");
   const std::string before = dump();
   const auto refusal = refusal_of([&] { open()->ensure_schema(example_compiled()); });
   ASSERT_TRUE(refusal);
@@ -308,7 +274,7 @@ TEST_P(Marker, Q6_ConcurrentStartupsSerializeOnTheMigrationLock) {
                         R"(,{"name":"priority","type":"integer","nullable":true})");
   EXPECT_EQ(marker(), "4|" + bumped_layouts);
   // Re-encoded once, under the bumped layout: a trailing NULL.
-  const storage::Row values = storage::decode_row(
+  const storage::Row values = current_candidate().rows().decode(
       compiled(bumped).find("tasks")->layout(),
       require_found(second->get_row("acme", "tasks", "t1"), "get_row(acme tasks t1)").payload);
   ASSERT_EQ(values.size(), 7u);

@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 
 #include "harness/storage_fixtures.hpp"
-#include "ssp/storage/layouts.hpp"
+#include "ssp/storage/column_layout.hpp"
 
 namespace ssp::harness {
 namespace {

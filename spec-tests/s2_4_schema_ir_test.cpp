@@ -37,7 +37,7 @@ class SchemaIr : public ::testing::Test {
  protected:
   void SetUp() override { SSP_REQUIRE_CAPABILITY(current_candidate(), Capability::schema); }
   SchemaArea& schema() { return current_candidate().schema(); }
-  storage::CompiledSchema compile_schema(const ServerSchema& s) {
+  storage::CompiledSchema candidate_compile(const ServerSchema& s) {
     return schema().compile(s).schema;
   }
 
@@ -99,7 +99,7 @@ TEST_F(SchemaIr, IR_4_ScopePatternsAreRequiredAndWellFormed) {
   expect_table("IR-4");
   ServerSchema bound{1, {valid_table()}};
   bound.tables[0].scopes = {{"user:{u}", "owner"}, {"team:{u}", "owner"}};
-  const auto compiled_schema = compile_schema(bound);
+  const auto compiled_schema = candidate_compile(bound);
   ASSERT_EQ(compiled_schema.tables.size(), 1u);
   EXPECT_EQ(compiled_schema.tables[0].scopes,
             (std::vector<storage::ScopeBinding>{{"u", "owner"}, {"u", "owner"}}));
@@ -119,7 +119,7 @@ TEST_F(SchemaIr, IR_7_MaterializeDefaultsToTrueUnlessEveryPayloadColumnIsEncrypt
   record_spec("§2.4", "IR-7");
   // Each compiled schema below has one table; a candidate that drops it fails here.
   const auto only = [&](const ServerSchema& s) {
-    const auto tables = compile_schema(s).tables;
+    const auto tables = candidate_compile(s).tables;
     if (tables.size() != 1u) throw std::runtime_error("expected one compiled table");
     return tables[0];
   };
@@ -136,7 +136,7 @@ TEST_F(SchemaIr, IR_7_MaterializeDefaultsToTrueUnlessEveryPayloadColumnIsEncrypt
   ServerSchema plain{1, {valid_table()}};
   plain.tables[0].materialize = false;
   EXPECT_FALSE(only(plain).materialized);
-  const storage::CompiledSchema example = compile_schema(example_schema());
+  const storage::CompiledSchema example = candidate_compile(example_schema());
   ASSERT_TRUE(example.find("notes"));
   ASSERT_TRUE(example.find("tasks"));
   EXPECT_FALSE(example.find("notes")->materialized);

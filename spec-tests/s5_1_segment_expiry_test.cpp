@@ -1,9 +1,11 @@
 // Segments are cache entries (§5.1): every publication has its own lifetime,
 // and a put forgets the expired publications of the record it writes
 // (prune-on-put, DECISIONS D1–D3; segments.md §4, R22–R27, store half of R29).
+#include <cstdint>
+#include <optional>
+
 #include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
-#include "ssp/publication_selection.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -15,6 +17,20 @@ SegmentMetadata pin(std::int64_t as_of_commit_seq) {
   SegmentMetadata m = base_metadata();
   m.as_of_commit_seq = as_of_commit_seq;
   return m;
+}
+
+// The pin a download chooses among a record's publications (§5.5; the
+// selection half of R29), modelled here rather than asked of the reference:
+// the highest as_of_commit_seq among those still live at `at_ms`, or nothing.
+std::optional<std::int64_t> newest_live_pin(const SegmentRecord& record, std::int64_t at_ms) {
+  std::optional<std::int64_t> newest;
+  for (const auto& publication : record.publications) {
+    if (publication.expires_at_ms <= at_ms) continue;
+    if (!newest || publication.metadata.as_of_commit_seq > *newest) {
+      newest = publication.metadata.as_of_commit_seq;
+    }
+  }
+  return newest;
 }
 
 TEST_P(SegmentExpiry, R22_PutPrunesExpiredPublicationsAndExtendsNoOther) {
@@ -109,20 +125,14 @@ TEST_P(SegmentExpiry, R29_AnExpiredPinDoesNotShadowALiveOne) {
   const std::string id = store().put(pin(1), bytes, kNow).segment_id;
   store().put(pin(2), bytes, kNow + kHour);
 
-  PublicationSelector selector;  // what a download asks: partition, epoch, digest, liveness
-  selector.partition = "p";
-  selector.log_epoch = "epoch-1";
-  selector.scope_digest = "digest-a";
-  selector.live_at_ms = kNow + kTtl + 1;
-  auto chosen =
-      select_segment_publication(require_found(store().get(id), "get(id)").record, selector);
-  ASSERT_TRUE(chosen);
-  EXPECT_EQ(chosen->metadata.as_of_commit_seq, 2);
+  // What a download asks (partition, epoch, digest: all pins share them) at a
+  // time when pin 1 has expired and pin 2 has not.
+  const std::int64_t download_at = kNow + kTtl + 1;
+  EXPECT_EQ(newest_live_pin(require_found(store().get(id), "get(id)").record, download_at), 2);
 
   store().put(pin(3), bytes, kNow + kTtl + 1);
-  chosen = select_segment_publication(require_found(store().get(id), "get(id)").record, selector);
-  ASSERT_TRUE(chosen);
-  EXPECT_EQ(chosen->metadata.as_of_commit_seq, 3);  // the newest candidate
+  EXPECT_EQ(newest_live_pin(require_found(store().get(id), "get(id)").record, download_at),
+            3);  // the newest candidate
 }
 
 }  // namespace

@@ -29,9 +29,12 @@ std::vector<std::string> row_ids(const std::vector<StoredRow>& rows) {
 
 // A notes row of the example schema (body NULL).
 StoredRow note_row(const std::string& id, const std::string& space) {
-  return StoredRow{id, 1, {{"space_id", space}},
-                   storage::encode_row(example_compiled().find("notes")->layout(),
-                                       storage::Row{id, space, storage::RowValue{std::monostate{}}})};
+  return StoredRow{id,
+                   1,
+                   {{"space_id", space}},
+                   current_candidate().rows().encode(
+                       example_compiled().find("notes")->layout(),
+                       storage::Row{id, space, storage::RowValue{std::monostate{}}})};
 }
 
 RowScan project_scan(std::vector<std::string> projects, std::int64_t limit = 100,
@@ -255,9 +258,11 @@ TEST_P(PushTransaction, PT_2_AConstraintViolationIsTypedWithoutDatabaseTextAndLe
   ASSERT_NE(items, nullptr);
   items->ensure_schema(compiled_items);
   const auto item = [&](const std::string& id, const std::string& code) {
-    return StoredRow{id, 1, {{"id", id}},
-                     storage::encode_row(compiled_items.find("items")->layout(),
-                                         storage::Row{id, code})};
+    return StoredRow{id,
+                     1,
+                     {{"id", id}},
+                     current_candidate().rows().encode(compiled_items.find("items")->layout(),
+                                                       storage::Row{id, code})};
   };
   auto tx = items->begin("acme");
   ASSERT_NE(tx, nullptr);

@@ -6,7 +6,6 @@
 
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
-#include "ssp/segment_id.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -20,7 +20,6 @@
 #include "harness/put_gate.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "ssp/errors.hpp"
-#include "ssp/segment_id.hpp"
 #include "ssp/segment_validation.hpp"
 
 namespace ssp::harness {
@@ -28,6 +27,13 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
+
+// Segment ids (§5.1) of two payloads below, from outside the code under test:
+// `printf '%s' contended | sha256sum` and the same for `new`.
+const std::string kContendedId =
+    "sha256:b9042211155d4280c62c587b8f5d38f2ecaf5dee3b92cb135cf565c97c82f683";
+const std::string kNewId =
+    "sha256:11507a0e2f5e69d5dfa40a62a1bd7b6ee57e6bcd85c67c9b8431b36fff21c437";
 
 std::string point_name(PutHookPoint point) {
   switch (point) {
@@ -223,7 +229,7 @@ TEST_P(SegmentStoreContract, SC_1_AReadOnlyStoreRefusesEveryPutAndWritesNothing)
   EXPECT_THROW(reader->put(kB, stored, kNow + 1), ReadOnlyStore) << "a merge into a stored one";
   EXPECT_THAT(hooks.take(), IsEmpty()) << "a refused put passes no hook point";
 
-  EXPECT_FALSE(reader->get(sha256_segment_id(payload("new"))));
+  EXPECT_FALSE(reader->get(kNewId));
   const auto seen = reader->get(first.segment_id);
   if (candidate().persists(backend())) {
     ASSERT_TRUE(seen.has_value());
@@ -292,7 +298,7 @@ TEST_P(SegmentStoreContract, SC_2_AtBeforeBeginAPutHoldsNoLock) {
   }
   ASSERT_NO_THROW(parked().finish());
 
-  const auto got = writer().get(sha256_segment_id(bytes));
+  const auto got = writer().get(kContendedId);
   ASSERT_TRUE(got.has_value());
   const std::vector<std::string> expected =
       other() ? std::vector<std::string>{"digest-b", "digest-c", "digest-a"}
@@ -313,7 +319,7 @@ TEST_P(SegmentStoreContract, SC_2_AtAfterReadAPutHoldsTheWriteLockOfItsContentAd
   expect_lock_held_and_nothing_visible(bytes, before);
   ASSERT_NO_THROW(parked().finish());
 
-  const auto got = writer().get(sha256_segment_id(bytes));
+  const auto got = writer().get(kContendedId);
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(publication_digests(got->record), std::vector<std::string>{"digest-a"});
 }
@@ -331,7 +337,7 @@ TEST_P(SegmentStoreContract, SC_2_AtBeforeCommitTheLockIsHeldAndNothingIsVisible
   expect_lock_held_and_nothing_visible(bytes, before);
   ASSERT_NO_THROW(parked().finish());
 
-  const auto got = writer().get(sha256_segment_id(bytes));
+  const auto got = writer().get(kContendedId);
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(publication_digests(got->record), (std::vector<std::string>{"digest-a", "digest-b"}));
   if (other()) {
@@ -352,8 +358,10 @@ TEST_P(SegmentStoreContract, SC_2_APutFailingAtAnyPointCommitsNothing) {
       if (armed && reached == point) throw HookFailure();
     });
     auto hooked = open(options);
-    ASSERT_NO_THROW(hooked->put(kA, bytes, kNow));  // memory: each open starts empty
-    const auto record_before = hooked->get(sha256_segment_id(bytes));
+    // Memory: each open starts empty. `id` is the candidate's own id for `bytes`.
+    std::string id;
+    ASSERT_NO_THROW(id = hooked->put(kA, bytes, kNow).segment_id);
+    const auto record_before = hooked->get(id);
     ASSERT_TRUE(record_before.has_value());
     const SegmentStoreStats stats_before = hooked->stats();
     const std::string before = dump();
@@ -361,10 +369,10 @@ TEST_P(SegmentStoreContract, SC_2_APutFailingAtAnyPointCommitsNothing) {
     armed = true;
     EXPECT_THROW(hooked->put(kB, bytes, kNow + 1), HookFailure) << "a merge";
     EXPECT_THROW(hooked->put(kA, payload("new"), kNow + 1), HookFailure) << "a new segment";
-    const auto record_after = hooked->get(sha256_segment_id(bytes));
+    const auto record_after = hooked->get(id);
     ASSERT_TRUE(record_after.has_value());
     EXPECT_EQ(record_after->record, record_before->record);
-    EXPECT_FALSE(hooked->get(sha256_segment_id(payload("new"))));
+    EXPECT_FALSE(hooked->get(kNewId));
     EXPECT_EQ(hooked->stats(), stats_before);
     EXPECT_EQ(dump(), before);
 

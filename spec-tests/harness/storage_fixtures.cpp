@@ -72,14 +72,22 @@ const std::string kExampleLayoutsJson =
     R"("notes":[{"name":"id","type":"string","nullable":false},{"name":"space_id","type":"string","nullable":false},)"
     R"({"name":"body","type":"bytes","nullable":true}]})";
 
-CompiledSchema example_compiled() { return storage::compile_schema(example_schema()); }
+// Compiled by the candidate under test: a conformance test never takes its
+// inputs or expected values from the reference's own rules (TRACE-9).
+CompiledSchema example_compiled() { return compiled(example_schema()); }
 
 CompiledSchema compiled(ServerSchema schema, std::int64_t version) {
   schema.version = version;
-  return storage::compile_schema(schema);
+  return compiled(schema);
 }
 
-CompiledSchema compiled(const ServerSchema& schema) { return storage::compile_schema(schema); }
+CompiledSchema compiled(const ServerSchema& schema) {
+  return current_candidate().schema().compile(schema).schema;
+}
+
+std::string compiled_layouts_json(const ServerSchema& schema) {
+  return current_candidate().schema().compile(schema).layouts_json;
+}
 
 storage::StoredRow task_row(const std::string& id, const std::string& project,
                             std::optional<std::string> title, bool done,
@@ -92,10 +100,11 @@ storage::StoredRow task_row(const std::string& id, const std::string& project,
                          storage::RowValue{std::monostate{}},
                          storage::RowValue{std::monostate{}}};
   if (title) values[2] = *title;
-  return storage::StoredRow{id,
-                            server_version,
-                            {{"project_id", project}},
-                            storage::encode_row(schema.find("tasks")->layout(), values)};
+  return storage::StoredRow{
+      id,
+      server_version,
+      {{"project_id", project}},
+      current_candidate().rows().encode(schema.find("tasks")->layout(), values)};
 }
 
 std::optional<storage::SchemaRefusal> refusal_of(const std::function<void()>& action) {
@@ -117,6 +126,9 @@ std::string read_text_file(const std::string& path) {
 
 void StorageTest::SetUp() {
   SSP_REQUIRE_CAPABILITY(candidate(), Capability::server_storage);
+  // Schemas are compiled and rows encoded by the candidate's own rules.
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::schema);
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::rows);
   SSP_SKIP_UNLESS_BACKEND_READY(candidate(), backend());
   database_ = create_test_database(backend());
 }

@@ -31,11 +31,15 @@ storage::ServerSchema example_schema();
 // A literal, so tests compare the stored marker with it rather than with the
 // reference's own layouts_json.
 extern const std::string kExampleLayoutsJson;
-// compile_schema(example_schema()).
+// The candidate under test's compile rules (its schema() area) applied to
+// example_schema(), to `schema`, to `schema` with `version` replaced; and the
+// layouts text the candidate gives `schema`. Conformance tests take their
+// schemas from the candidate, never from the reference's compile_schema
+// (TRACE-8). Callers outside a StorageTest check Capability::schema first.
 storage::CompiledSchema example_compiled();
-// compile_schema(schema) with `version` replaced.
 storage::CompiledSchema compiled(storage::ServerSchema schema, std::int64_t version);
 storage::CompiledSchema compiled(const storage::ServerSchema& schema);
+std::string compiled_layouts_json(const storage::ServerSchema& schema);
 
 // A schema of plain tables: each named table with the given columns, keyed
 // and scoped on its first column ("k:{<first>}"), default materialize.
@@ -43,7 +47,8 @@ storage::ServerSchema schema_of(
     std::int64_t version,
     const std::vector<std::pair<std::string, std::vector<storage::ColumnLayout>>>& tables);
 
-// A tasks row of the example schema (payload encoded, scopes from project_id).
+// A tasks row of the example schema (payload encoded by the candidate's row
+// codec, scopes from project_id).
 storage::StoredRow task_row(const std::string& id, const std::string& project,
                             std::optional<std::string> title, bool done,
                             std::int64_t server_version = 1);
@@ -60,7 +65,8 @@ std::string marker_text(TestDatabase& db);
 std::string read_text_file(const std::string& path);
 
 // Parameterized over sqlite and postgres. SetUp skips (or, with
-// SSP_REQUIRE_PG=1, fails) when the backend is unavailable and creates a
+// SSP_REQUIRE_PG=1, fails) when the backend is unavailable, skips when the
+// candidate lacks the server storage, schema or rows areas, and creates a
 // fresh database.
 class StorageTest : public ::testing::TestWithParam<Backend> {
  protected:
