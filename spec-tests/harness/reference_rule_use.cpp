@@ -229,8 +229,8 @@ std::vector<std::string> reference_rule_uses(const std::string& file, const std:
           problems.push_back(file + ":" + std::to_string(n + 1) + ": " + name +
                              "(…) is the reference's rule (" + rule->second +
                              "); take the expected value from a literal, a known-answer vector, "
-                             "the candidate or a model in test code, and name a test helper "
-                             "otherwise");
+                             "the candidate or a model in test code (a test helper of that "
+                             "name: rename it)");
         }
       }
       i = end;
