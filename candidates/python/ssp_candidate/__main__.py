@@ -1,4 +1,4 @@
-"""``python3 -m ssp_candidate [--find-latest-created] [--digests-descending]``: serve the
+"""``python3 -m ssp_candidate [--find-latest-created] [--digests-reversed]``: serve the
 driver protocol on stdin/stdout. The flags pick other answers where SPEC allows several
 (``choices.py``, README "Other permissible answers")."""
 
@@ -18,12 +18,12 @@ def parse_choices(argv) -> choices.Choices:
     parser.add_argument("--find-latest-created", action="store_true",
                         help="find: per record the oldest match, across records the latest created "
                              "grant, then the largest id (instead of decision D5)")
-    parser.add_argument("--digests-descending", action="store_true",
-                        help="scopeDigests in descending byte order, the primary wherever it falls "
-                             "(instead of decision D4)")
+    parser.add_argument("--digests-reversed", action="store_true",
+                        help="scopeDigests in the reverse of decision D4's order: the others "
+                             "descending by bytes, then the primary last")
     args = parser.parse_args(argv)
     return choices.Choices(find_latest_created=args.find_latest_created,
-                           digests_descending=args.digests_descending)
+                           digests_reversed=args.digests_reversed)
 
 
 def main(argv=None) -> int:

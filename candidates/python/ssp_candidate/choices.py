@@ -3,7 +3,7 @@
 SPEC names no winner when several live publications answer one §5.3 reuse key, and
 does not order a record's ``scopeDigests`` (§5.1). The defaults are the project's
 decisions (design notes segments.md, D4 and D5); ``--find-latest-created`` and
-``--digests-descending`` pick other permissible answers, so the conformance suite can
+``--digests-reversed`` pick other permissible answers, so the conformance suite can
 show that its spec-level tests accept any of them (README, "Other permissible answers").
 """
 
@@ -16,9 +16,10 @@ class Choices:
     # creation, then the smallest id). True: per record the oldest match; across records
     # the greatest creation, then the largest id, expiry ignored.
     find_latest_created: bool = False
-    # False: D4 (the primary digest, then the rest ascending by UTF-8 bytes). True: every
-    # digest descending by UTF-8 bytes, the primary wherever it falls.
-    digests_descending: bool = False
+    # False: D4 (the primary digest, then the rest ascending by UTF-8 bytes). True: D4's
+    # list reversed (the rest descending, the primary last), so no two digests keep D4's
+    # relative order.
+    digests_reversed: bool = False
 
 
 _current = Choices()

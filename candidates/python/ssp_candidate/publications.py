@@ -48,10 +48,10 @@ def publication_of(metadata: Metadata, byte_length: int, created_at_ms: int, exp
 def digest_view(primary: str, others: Iterable[str]) -> tuple:
     """``scopeDigests``: the primary digest, then every other one once, ascending by
     UTF-8 bytes (decision D4), whatever order the backend produced them in. With
-    ``choices.digests_descending`` every digest descending instead (SPEC orders none)."""
+    ``choices.digests_reversed`` that list reversed (SPEC orders none)."""
     rest = sorted({d for d in others if d != primary}, key=lambda d: d.encode("utf-8"))
-    if choices.current().digests_descending:
-        return tuple(sorted((primary, *rest), key=lambda d: d.encode("utf-8"), reverse=True))
+    if choices.current().digests_reversed:
+        return (*reversed(rest), primary)
     return (primary, *rest)
 
 

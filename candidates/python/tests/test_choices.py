@@ -18,8 +18,8 @@ class ChoicesOff(unittest.TestCase):
         self.assertEqual(parse_choices([]), choices.Choices())
 
     def test_each_flag_sets_its_choice(self):
-        self.assertEqual(parse_choices(["--find-latest-created", "--digests-descending"]),
-                         choices.Choices(find_latest_created=True, digests_descending=True))
+        self.assertEqual(parse_choices(["--find-latest-created", "--digests-reversed"]),
+                         choices.Choices(find_latest_created=True, digests_reversed=True))
 
     def test_an_unknown_flag_is_refused(self):
         with self.assertRaises(SystemExit):
@@ -54,14 +54,14 @@ class SwitchedChoices:
         store.put(second, B, NOW + 1)
         self.assertEqual(store.find(key_of(first), NOW + 2).next_row_cursor, "row-1")
 
-    def test_digests_descend_with_the_primary_wherever_it_falls(self):
-        self.switch(digests_descending=True)
+    def test_digests_are_d4_reversed_the_primary_last(self):
+        self.switch(digests_reversed=True)
         store = self.open_store()
-        for digest in ("digest-b", "digest-c", "digest-a"):
+        for digest in ("digest-c", "digest-a", "digest-b"):
             returned = store.put(m(scope_digest=digest), B, NOW)
-        self.assertEqual(returned.scope_digest, "digest-a")
-        self.assertEqual(returned.scope_digests, ("digest-c", "digest-b", "digest-a"))
-        self.assertEqual(store.get(returned.segment_id)[0].scope_digests, ("digest-c", "digest-b", "digest-a"))
+        self.assertEqual(returned.scope_digest, "digest-b")
+        self.assertEqual(returned.scope_digests, ("digest-c", "digest-a", "digest-b"))
+        self.assertEqual(store.get(returned.segment_id)[0].scope_digests, ("digest-c", "digest-a", "digest-b"))
 
 
 if __name__ == "__main__":
