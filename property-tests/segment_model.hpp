@@ -32,7 +32,7 @@ bool answers_find(const SegmentPublication& publication, const SegmentFindKey& k
 // `record` with its scope digests and its publications each in one fixed
 // order (ascending), so that two records listing the same digests and grants
 // in different orders compare equal: SPEC §5.1 orders neither list (the
-// reference's order is decision D4, pinned by a reference-level test).
+// reference's orders, D4 and ORD-1, are pinned by reference-level tests).
 SegmentRecord in_canonical_order(SegmentRecord record);
 
 class SegmentStoreModel {
