@@ -3,7 +3,10 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 namespace ssp::properties {
 
@@ -35,6 +38,21 @@ bool answers_find(const SegmentPublication& publication, const SegmentFindKey& k
          m.schema_version == key.schema_version && m.media_type == key.media_type &&
          m.scope_digest == key.scope_digest && m.as_of_commit_seq == key.as_of_commit_seq &&
          !m.row_cursor.has_value() && publication.expires_at_ms > now_ms;
+}
+
+SegmentRecord in_canonical_order(SegmentRecord record) {
+  std::sort(record.scope_digests.begin(), record.scope_digests.end());
+  const auto fields = [](const SegmentPublication& p) {
+    const SegmentMetadata& m = p.metadata;
+    return std::tie(m.partition, m.log_epoch, m.table, m.schema_version, m.media_type,
+                    m.scope_digest, m.as_of_commit_seq, m.row_count, m.row_cursor,
+                    m.next_row_cursor, p.byte_length, p.created_at_ms, p.expires_at_ms);
+  };
+  std::sort(record.publications.begin(), record.publications.end(),
+            [&fields](const SegmentPublication& a, const SegmentPublication& b) {
+              return fields(a) < fields(b);
+            });
+  return record;
 }
 
 bool SegmentStoreModel::collides(const std::string& segment_id, const Bytes& bytes) const {
@@ -93,56 +111,24 @@ std::optional<StoredSegment> SegmentStoreModel::get(const std::string& segment_i
   return StoredSegment{record_of(segment_id, found->second), found->second.bytes};
 }
 
-std::set<std::string> SegmentStoreModel::find_candidates(const SegmentFindKey& key,
-                                                         std::int64_t now_ms) const {
-  std::set<std::string> ids;
+std::vector<SegmentRecord> SegmentStoreModel::find_answers(const SegmentFindKey& key,
+                                                           std::int64_t now_ms) const {
+  std::vector<SegmentRecord> answers;
   for (const auto& [id, entry] : entries_) {
     for (const SegmentPublication& publication : entry.publications) {
-      if (answers_find(publication, key, now_ms)) ids.insert(id);
+      if (!answers_find(publication, key, now_ms)) continue;
+      SegmentRecord narrowed;
+      narrowed.segment_id = id;
+      narrowed.metadata = publication.metadata;
+      narrowed.scope_digests = {publication.metadata.scope_digest};
+      narrowed.publications = {publication};
+      narrowed.byte_length = publication.byte_length;
+      narrowed.created_at_ms = publication.created_at_ms;
+      narrowed.expires_at_ms = publication.expires_at_ms;
+      answers.push_back(std::move(narrowed));
     }
   }
-  return ids;
-}
-
-std::optional<SegmentRecord> SegmentStoreModel::find(const SegmentFindKey& key,
-                                                     std::int64_t now_ms) const {
-  struct Hit {
-    const std::string* id;
-    const SegmentPublication* publication;
-  };
-  std::vector<Hit> hits;
-  for (const auto& [id, entry] : entries_) {
-    // Within one record the most recently appended answering grant counts.
-    const SegmentPublication* newest = nullptr;
-    for (const SegmentPublication& publication : entry.publications) {
-      if (answers_find(publication, key, now_ms)) newest = &publication;
-    }
-    if (newest != nullptr) hits.push_back(Hit{&id, newest});
-  }
-  if (hits.empty()) return std::nullopt;
-
-  // D5 across records: the longest-lived grant, then the most recently
-  // created one, then the smallest segment id.
-  const auto ranks_before = [](const Hit& a, const Hit& b) {
-    if (a.publication->expires_at_ms != b.publication->expires_at_ms) {
-      return a.publication->expires_at_ms > b.publication->expires_at_ms;
-    }
-    if (a.publication->created_at_ms != b.publication->created_at_ms) {
-      return a.publication->created_at_ms > b.publication->created_at_ms;
-    }
-    return *a.id < *b.id;
-  };
-  const Hit winner = *std::min_element(hits.begin(), hits.end(), ranks_before);
-
-  SegmentRecord narrowed;
-  narrowed.segment_id = *winner.id;
-  narrowed.metadata = winner.publication->metadata;
-  narrowed.scope_digests = {winner.publication->metadata.scope_digest};
-  narrowed.publications = {*winner.publication};
-  narrowed.byte_length = winner.publication->byte_length;
-  narrowed.created_at_ms = winner.publication->created_at_ms;
-  narrowed.expires_at_ms = winner.publication->expires_at_ms;
-  return narrowed;
+  return answers;
 }
 
 SegmentStoreStats SegmentStoreModel::stats() const {
@@ -163,8 +149,9 @@ std::vector<std::string> SegmentStoreModel::ids() const {
 }
 
 SegmentRecord SegmentStoreModel::record_of(const std::string& segment_id, const Entry& entry) {
-  // D4: the latest publisher's digest, then the other live grants' digests
-  // in ascending byte order, each once.
+  // The latest publisher's digest, then the other live grants' digests in
+  // ascending byte order, each once (the reference's order, D4; the property
+  // compares digest lists in_canonical_order, as SPEC orders none).
   const std::string& primary = entry.latest.scope_digest;
   std::set<std::string> others;
   for (const SegmentPublication& publication : entry.publications) {

@@ -1,5 +1,5 @@
 // A plain in-memory model of the 0.22 segment store, derived from the rules
-// in design/segments.md (§3.1 merge, §3.4 find, DECISIONS D1–D5) and written
+// in design/segments.md (§3.1 merge, §3.4 find, DECISIONS D1–D3) and written
 // apart from the reference's rule functions (merge_segment_record,
 // choose_find_result, select_segment_publication): the model-based property
 // compares the two, so a slip in either one shows up as a disagreement.
@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +28,12 @@ bool same_grant(const SegmentMetadata& a, const SegmentMetadata& b);
 // are equal, the row cursor is null and it is live (expires_at_ms > now_ms).
 bool answers_find(const SegmentPublication& publication, const SegmentFindKey& key,
                   std::int64_t now_ms);
+
+// `record` with its scope digests and its publications each in one fixed
+// order (ascending), so that two records listing the same digests and grants
+// in different orders compare equal: SPEC §5.1 orders neither list (the
+// reference's orders, D4 and ORD-1, are pinned by reference-level tests).
+SegmentRecord in_canonical_order(SegmentRecord record);
 
 class SegmentStoreModel {
  public:
@@ -52,12 +57,12 @@ class SegmentStoreModel {
   // The record and bytes stored under `segment_id`, expired or not.
   std::optional<StoredSegment> get(const std::string& segment_id) const;
 
-  // Every id holding a publication that answers find(key, now_ms): the set
-  // any conforming find result must come from.
-  std::set<std::string> find_candidates(const SegmentFindKey& key, std::int64_t now_ms) const;
-
-  // The reference's find answer (D5), narrowed to the chosen publication.
-  std::optional<SegmentRecord> find(const SegmentFindKey& key, std::int64_t now_ms) const;
+  // Every answer find(key, now_ms) may give: each publication of any record
+  // that answers find (answers_find), narrowed to it (segments.md §3.4). SPEC
+  // §5.3 names no winner among them, within a record or across records (our
+  // choice is decision D5, a reference-level test), so a conforming find
+  // answers one of these, and absent exactly when the list is empty.
+  std::vector<SegmentRecord> find_answers(const SegmentFindKey& key, std::int64_t now_ms) const;
 
   SegmentStoreStats stats() const;
 

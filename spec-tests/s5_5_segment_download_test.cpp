@@ -249,7 +249,7 @@ TEST_P(SegmentDownload, R28_DownloadPastTheTtlIsRetryableSegmentExpired) {
                  DownloadStep::expired);
 }
 
-TEST_P(SegmentDownload, R29_ExpiredPinDoesNotShadowALiveOneAndTheNewestWins) {
+TEST_P(SegmentDownload, R29_ExpiredPinDoesNotShadowALiveOne) {
   record_spec("§5.1", "R29");
   const Bytes bytes = payload("pins");
   const std::string id = store().put(with_pin(published_for(kP1), 1), bytes, kNow).segment_id;
@@ -260,8 +260,22 @@ TEST_P(SegmentDownload, R29_ExpiredPinDoesNotShadowALiveOneAndTheNewestWins) {
   ASSERT_NO_FATAL_FAILURE(expect_served(live_a2, bytes));
   EXPECT_EQ(live_a2.record->metadata.as_of_commit_seq, 2);
 
+  // Two live qualifying grants: SPEC §5.5 names no winner, so either answers
+  // (the reference's choice, the newest, is ORD-2).
   store().put(with_pin(published_for(kP1), 3), bytes, after_a1);
-  const auto newest = download(id, kP1, after_a1 + 1);
+  const auto either = download(id, kP1, after_a1 + 1);
+  ASSERT_NO_FATAL_FAILURE(expect_served(either, bytes));
+  EXPECT_THAT(either.record->metadata.as_of_commit_seq, ::testing::AnyOf(2, 3));
+}
+
+// docs/download.md step 9: among live qualifying grants the newest (last
+// appended) answers; a reference-level choice, SPEC names none.
+TEST_P(SegmentDownload, ORD_2_TheNewestQualifyingPublicationAnswers) {
+  record_spec("§5.5", "ORD-2");
+  const Bytes bytes = payload("pins");
+  const std::string id = store().put(with_pin(published_for(kP1), 2), bytes, kNow).segment_id;
+  store().put(with_pin(published_for(kP1), 3), bytes, kNow + 1);
+  const auto newest = download(id, kP1, kNow + 2);
   ASSERT_NO_FATAL_FAILURE(expect_served(newest, bytes));
   EXPECT_EQ(newest.record->metadata.as_of_commit_seq, 3);
 }

@@ -1,12 +1,33 @@
-"""``python3 -m ssp_candidate``: serve the driver protocol on stdin/stdout."""
+"""``python3 -m ssp_candidate [--find-latest-created] [--digests-reversed]``: serve the
+driver protocol on stdin/stdout. The flags pick other answers where SPEC allows several
+(``choices.py``, README "Other permissible answers")."""
 
+import argparse
 import sys
 
+from . import choices
 from .handlers import METHODS
 from .protocol import Server
 
 
-def main() -> int:
+def parse_choices(argv) -> choices.Choices:
+    """The choices named by the command line ``argv`` (without the program name); exits
+    with status 2 and a usage message on an unknown argument."""
+    parser = argparse.ArgumentParser(prog="ssp_candidate", description="SSP2 segment-store candidate "
+                                     "serving the driver protocol on stdin/stdout.")
+    parser.add_argument("--find-latest-created", action="store_true",
+                        help="find: per record the oldest match, across records the latest created "
+                             "grant, then the largest id (instead of decision D5)")
+    parser.add_argument("--digests-reversed", action="store_true",
+                        help="scopeDigests in the reverse of decision D4's order: the others "
+                             "descending by bytes, then the primary last")
+    args = parser.parse_args(argv)
+    return choices.Choices(find_latest_created=args.find_latest_created,
+                           digests_reversed=args.digests_reversed)
+
+
+def main(argv=None) -> int:
+    choices.set_current(parse_choices(sys.argv[1:] if argv is None else argv))
     return Server(METHODS).run()
 
 

@@ -8,7 +8,7 @@ both stores call these functions, so each rule exists once.
 
 from typing import Iterable, List, Optional, Sequence
 
-from . import jsontext
+from . import choices, jsontext
 from .model import (
     FIND_KEY_FIELDS,
     METADATA_FIELDS,
@@ -47,8 +47,11 @@ def publication_of(metadata: Metadata, byte_length: int, created_at_ms: int, exp
 
 def digest_view(primary: str, others: Iterable[str]) -> tuple:
     """``scopeDigests``: the primary digest, then every other one once, ascending by
-    UTF-8 bytes (decision D4), whatever order the backend produced them in."""
+    UTF-8 bytes (decision D4), whatever order the backend produced them in. With
+    ``choices.digests_reversed`` that list reversed (SPEC orders none)."""
     rest = sorted({d for d in others if d != primary}, key=lambda d: d.encode("utf-8"))
+    if choices.current().digests_reversed:
+        return (*reversed(rest), primary)
     return (primary, *rest)
 
 
@@ -141,8 +144,10 @@ def matches_find_key(publication: Publication, key: FindKey, now_ms: int) -> boo
 
 
 def newest_match(record: Record, key: FindKey, now_ms: int) -> Optional[Publication]:
-    """Within one record the most recently appended reusable publication wins."""
-    for publication in reversed(record.publications):
+    """Within one record the most recently appended reusable publication wins (D5), or
+    the oldest one with ``choices.find_latest_created``."""
+    ordered = record.publications if choices.current().find_latest_created else reversed(record.publications)
+    for publication in ordered:
         if matches_find_key(publication, key, now_ms):
             return publication
     return None
@@ -167,14 +172,17 @@ def choose_find_result(records: Iterable[Record], key: FindKey, now_ms: int) -> 
 
     Between records: the greatest expiry, then the greatest creation, then the
     smallest segment id, so every backend answers the same whatever its scan order.
+    With ``choices.find_latest_created``: the greatest creation, then the largest id.
     """
-    best = None
-    best_rank = None
+    hits = []
     for record in records:
         publication = newest_match(record, key, now_ms)
-        if publication is None:
-            continue
-        rank = (-publication.expires_at_ms, -publication.created_at_ms, record.segment_id)
-        if best_rank is None or rank < best_rank:
-            best, best_rank = narrow(record, publication), rank
-    return best
+        if publication is not None:
+            hits.append((record, publication))
+    if not hits:
+        return None
+    if choices.current().find_latest_created:
+        record, publication = max(hits, key=lambda h: (h[1].created_at_ms, h[0].segment_id))
+    else:
+        record, publication = min(hits, key=lambda h: (-h[1].expires_at_ms, -h[1].created_at_ms, h[0].segment_id))
+    return narrow(record, publication)

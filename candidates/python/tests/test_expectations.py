@@ -1,5 +1,6 @@
-"""expectations.json is the candidate's own list of suite tests it fails; the harness
-reads it, so its shape is checked here."""
+"""expectations.json (and expectations-other-choices.json, for the run with both switches
+of choices.py on) are the candidate's own lists of suite tests it fails; the harness reads
+them, so their shape is checked here."""
 
 import json
 import os
@@ -13,7 +14,12 @@ FIELDS = {"test", "requirement", "backend", "reason", "spec"}
 
 class ExpectationsFileTest(unittest.TestCase):
     def test_every_entry_names_test_requirement_backend_reason_and_spec(self):
-        with open(os.path.join(candidate_path, "expectations.json"), encoding="utf-8") as f:
+        for name in ("expectations.json", "expectations-other-choices.json"):
+            with self.subTest(name):
+                self.check_file(name)
+
+    def check_file(self, name):
+        with open(os.path.join(candidate_path, name), encoding="utf-8") as f:
             document = json.load(f)
         self.assertEqual(document["candidate"], "ssp-python-candidate")
         tests = set()

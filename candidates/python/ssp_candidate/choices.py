@@ -1,0 +1,38 @@
+"""The answers SPEC leaves open, chosen once per process (issue 18, "done when").
+
+SPEC names no winner when several live publications answer one §5.3 reuse key, and
+does not order a record's ``scopeDigests`` (§5.1). The defaults are the project's
+decisions (design notes segments.md, D4 and D5); ``--find-latest-created`` and
+``--digests-reversed`` pick other permissible answers, so the conformance suite can
+show that its spec-level tests accept any of them (README, "Other permissible answers").
+"""
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Choices:
+    # False: D5 (per record the newest match; across records the greatest expiry, then
+    # creation, then the smallest id). True: per record the oldest match; across records
+    # the greatest creation, then the largest id, expiry ignored.
+    find_latest_created: bool = False
+    # False: D4 (the primary digest, then the rest ascending by UTF-8 bytes). True: D4's
+    # list reversed (the rest descending, the primary last), so no two digests keep D4's
+    # relative order.
+    digests_reversed: bool = False
+
+
+_current = Choices()
+
+
+def current() -> Choices:
+    """The choices in force; the defaults unless ``set_current`` changed them."""
+    return _current
+
+
+def set_current(choices: Choices) -> Choices:
+    """Puts ``choices`` in force for the whole process and returns the previous ones.
+    Meant for start-up (before any request) and for tests, which restore what it returns."""
+    global _current
+    previous, _current = _current, choices
+    return previous
