@@ -1,14 +1,16 @@
 // Edge JSON (fixtures/cases/edge_json/edge_json.json) in the reference's own
 // readers: the rule every site calls (parse_json_input, json_safe_integer:
 // EJ-5) and the stored JSON the storage reads back (scopes EJ-6, layouts
-// EJ-7). What a candidate answers at its sites is spec-tests/edge_json_test.cpp.
+// EJ-7, push results EJ-11). What a candidate answers at its sites is spec-tests/edge_json_test.cpp.
 #include <gmock/gmock.h>
 
+#include "harness/case_table.hpp"
 #include "harness/edge_json_cases.hpp"
 #include "harness/spec.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/json_input.hpp"
 #include "ssp/json_safe_integer.hpp"
+#include "ssp/push/push_result.hpp"
 #include "ssp/storage/layouts.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "ssp/storage/stored_scopes.hpp"
@@ -140,6 +142,25 @@ TEST(StoredLayoutsJson, EJ_7_EdgeJsonInStoredLayoutsIsUnreadableOrNamesNoColumn)
       EXPECT_FALSE(has_json_library_text(refused.what()));
     }
   }
+}
+
+TEST(StoredPushResultJson, EJ_11_EdgeJsonInAStoredPushResultIsACacheMiss) {
+  record_spec("§10.2 sync.idempotency_cache_miss", "EJ-11");
+  const std::string site = edge_json_site("stored_push_result");
+  // The template with an ordinary commitSeq reads.
+  EXPECT_EQ(push::parse_push_result(fill_placeholders(site, {{"value", "7"}})).commit_seq, 7);
+  for (const EdgeJsonCase& c : edge_json_cases()) {
+    SCOPED_TRACE(c.name());
+    const auto text = c.document("stored_push_result", site);
+    if (!text) continue;
+    ASSERT_FALSE(c.accepted_at("stored_push_result")) << "commitSeq is an integer";
+    EXPECT_THROW(push::parse_push_result(*text), push::IdempotencyCacheMiss);
+  }
+  // Within int64 but past 2^53: no safe integer either (it wrapped before).
+  EXPECT_THROW(push::parse_push_result(fill_placeholders(site, {{"value", "9223372036854775808"}})),
+               push::IdempotencyCacheMiss);
+  EXPECT_THROW(push::parse_push_result(fill_placeholders(site, {{"value", "9007199254740992"}})),
+               push::IdempotencyCacheMiss);
 }
 
 }  // namespace
