@@ -8,10 +8,11 @@
 // Where nlohmann is more lenient than JSON.parse it is refused here: nlohmann
 // skips one leading UTF-8 byte-order mark, JSON.parse refuses it (U+FEFF is
 // not JSON whitespace). Where they differ otherwise the reference refuses
-// text JSON.parse reads into a value no site accepts (docs/decisions.md,
-// "Edge JSON"; fixtures/cases/edge_json/): lone surrogate escapes, numbers
-// outside binary64 (JSON.parse: ±Infinity) and nesting deeper than
-// kMaxJsonInputDepth (JSON.parse: accepted; the reference would recurse).
+// while parsing (docs/decisions.md; fixtures/cases/edge_json/): lone
+// surrogate escapes (a deviation: no UTF-8 form), numbers outside binary64
+// (JSON.parse reads ±Infinity, which no site accepts) and nesting deeper
+// than kMaxJsonInputDepth (JSON.parse reads it, no site accepts the arrays,
+// and the reference's walks of a value would recurse per level).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -39,8 +40,8 @@ inline constexpr std::size_t kMaxJsonSyntaxMessage = 240;
 
 // Parses `text` as one JSON value (surrounding JSON whitespace allowed,
 // nothing else), calling `callback` as nlohmann::json::parse does. Throws
-// JsonSyntaxError, and nothing else the JSON library throws; an exception
-// thrown by `callback` passes through. Duplicate keys: the last one wins, as
+// JsonSyntaxError, and nothing else the JSON library throws (a library
+// exception thrown by `callback` becomes one too; any other passes through). Duplicate keys: the last one wins, as
 // in JSON.parse. Json is nlohmann::json or nlohmann::ordered_json.
 template <typename Json>
 Json parse_json_input(std::string_view text,
