@@ -89,6 +89,15 @@ TEST(Expectations, HARNESS_22_AFileThatNamesNoTestOrIsMalformedStopsTheRun) {
   ASSERT_TRUE(bad.exited);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("expectedFailures[0]: \"requirement\" must be a non-empty string"));
+
+  // Edge JSON (fixtures/cases/edge_json/): a number outside binary64 is "not
+  // JSON" in the harness's own words, not the JSON library's.
+  const ExpectationsFile overflowing(R"({"expectedFailures": [], "version": 1e400})");
+  const ChildRun overflow = run_with("reference", overflowing);
+  ASSERT_TRUE(overflow.exited);
+  EXPECT_EQ(overflow.exit_code, 2);
+  EXPECT_THAT(overflow.err, HasSubstr(": not JSON: number overflow parsing '1e400'"));
+  EXPECT_THAT(overflow.err, ::testing::Not(HasSubstr("[json.exception")));
 }
 
 // Two tests fail on wrong:finds-nothing (both MUST); the file excuses one.

@@ -29,8 +29,23 @@ using wire::Json;
 constexpr std::size_t kStderrTailBytes = 2000;
 constexpr std::size_t kExcerptBytes = 200;
 
+// The start of a driver's line for a report. Bytes outside printable ASCII
+// are written \xNN: the line may not be UTF-8, and the report ends up in
+// GoogleTest's JSON and JUnit files.
 std::string excerpt(const std::string& line) {
-  return line.size() <= kExcerptBytes ? line : line.substr(0, kExcerptBytes) + "…";
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < line.size() && i < kExcerptBytes; ++i) {
+    const auto byte = static_cast<unsigned char>(line[i]);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out.push_back(line[i]);
+    } else {
+      out += "\\x";
+      out.push_back(kHex[byte >> 4]);
+      out.push_back(kHex[byte & 0xf]);
+    }
+  }
+  return line.size() <= kExcerptBytes ? out : out + "…";
 }
 
 std::string describe_exit(const siginfo_t& info) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/child_process.hpp"
+#include "harness/edge_json_cases.hpp"
 #include "harness/fixture_files.hpp"
 #include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
@@ -607,6 +608,51 @@ TEST_P(SspSegmentsTool, ADM_TOOL_19_JsonArgumentsWithAByteOrderMarkAreRefused) {
   EXPECT_EQ(run({"find", key, "--now", "1"}).exit_code, 1);  // valid, nothing stored under it
   expect_one_line_error(run({"find", kBom + key, "--now", "1"}),
                         "find key: not valid JSON: a byte-order mark (U+FEFF) precedes the value");
+}
+
+TEST_P(SspSegmentsTool, EJ_8_JsonArgumentsWithEdgeJsonAreRefusedPlainly) {
+  record_spec("§5.5", "EJ-8");
+  SSP_REQUIRE_SQL(kToolNeedsSql);
+  // {"project_id":["p1"]} hashes to this digest (§3.5 golden value).
+  const std::string p1 = R"({"project_id":["p1"]})";
+  const std::string p1_digest = "46cf18d6bb2b57ec98116335c988810ed464a447bd574695bc165da7631414f6";
+  const std::string id =
+      store().put(with_digest(base_metadata(), p1_digest), payload("x"), kNow).segment_id;
+  const auto authorize = [&](const std::string& scopes) {
+    return run({"authorize", id, "--partition", "p", "--epoch", "epoch-1", "--scopes", scopes,
+                "--allowed", p1, "--tables", R"({"tasks":["project_id"]})", "--now",
+                std::to_string(kNow + 1)});
+  };
+  const auto expect_plain_refusal = [](const ToolRun& run, const std::string& named) {
+    expect_one_line_error(run, named);
+    EXPECT_THAT(run.err, ::testing::Not(HasSubstr("[json.exception")));
+  };
+  // Linux caps one argument at 128 KiB (MAX_ARG_STRLEN): larger cases cannot be arguments.
+  constexpr std::size_t kMaxArgument = 128 * 1024 - 1;
+  const std::string scope_site = edge_json_site("scope_map");
+  const std::string key_site = edge_json_site("find_key");
+  for (const EdgeJsonCase& c : edge_json_cases()) {
+    SCOPED_TRACE(c.name());
+    if (const auto scopes = c.document("scope_map", scope_site);
+        scopes && scopes->size() <= kMaxArgument) {
+      // --scopes is the X-Syncular-Scopes header.
+      const ToolRun header = authorize(*scopes);
+      if (!c.reads_as().is_null()) {
+        EXPECT_EQ(header.exit_code, 0) << header.err;
+        EXPECT_EQ(header.json()["status"], 200);
+        EXPECT_EQ(run_tool({"scope-digest", *scopes}).exit_code, 0);
+      } else {
+        EXPECT_EQ(header.exit_code, 1) << header.err;
+        EXPECT_EQ(header.json()["status"], 400);
+        EXPECT_EQ(header.json()["error"]["code"], "sync.invalid_request");
+        EXPECT_THAT(header.out, ::testing::Not(HasSubstr("[json.exception")));
+        expect_plain_refusal(run_tool({"scope-digest", *scopes}), "scope map");
+      }
+    }
+    if (const auto key = c.document("find_key", key_site); key && key->size() <= kMaxArgument) {
+      expect_plain_refusal(run({"find", *key, "--now", "1"}), "find key: ");
+    }
+  }
 }
 
 TEST_P(SspSegmentsTool, ADM_TOOL_16_AuthorizeExplainsTheDownloadDecision) {

@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 
+#include "harness/edge_json_cases.hpp"
 #include "harness/push_fixtures.hpp"
 #include "harness/scratch_directory.hpp"
 #include "harness/storage_fixtures.hpp"
@@ -296,6 +297,28 @@ TEST_P(StorageTool, TOOL_6_ASchemaFileWithAByteOrderMarkIsRefused) {
   const std::string plain = (directory_ / "plain.json").string();
   std::ofstream(plain) << schema;
   EXPECT_EQ(tool("check", plain).exit_code, 0);
+}
+
+TEST_P(StorageTool, EJ_9_ASchemaFileWithEdgeJsonIsASchemaErrorAndChangesNothing) {
+  record_spec("§2.4", "EJ-9");
+  const std::string site = edge_json_schema_template();
+  const std::string before = dump();
+  for (const EdgeJsonCase& c : edge_json_cases()) {
+    SCOPED_TRACE(c.name());
+    const auto text = c.document("schema", site);
+    if (!text) continue;
+    const std::string path = (directory_ / "edge.json").string();
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << *text;
+    for (const char* command : {"check", "migrate"}) {
+      SCOPED_TRACE(command);
+      const ToolRun refused = tool(command, path);
+      EXPECT_EQ(refused.exit_code, 2) << refused.output.dump();
+      EXPECT_EQ(refused.output.value("error", "(no error)"), "schema");
+      EXPECT_FALSE(has_json_library_text(refused.output.value("message", "")))
+          << refused.output.dump();
+    }
+    EXPECT_EQ(dump(), before) << "nothing written";
+  }
 }
 
 // log and verify over a log the reference's push pipeline (candidate().push()

@@ -75,7 +75,9 @@ class Server:
                 continue
             try:
                 message = json.loads(line.decode("utf-8"))
-            except (UnicodeDecodeError, ValueError):
+            except (UnicodeDecodeError, ValueError, RecursionError):
+                # RecursionError: json.loads recurses per nesting level, so a
+                # deeply nested line would otherwise end the driver.
                 log("ignored a line that is not JSON: %r" % line[:200])
                 continue
             if not isinstance(message, dict):

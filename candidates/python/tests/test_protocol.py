@@ -85,6 +85,16 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(driver.call("rows.encode", columns=[], values=[])["error"]["code"], "ssp.unsupported")
         self.assertEqual(driver.close(), 0)
 
+    def test_lines_that_are_not_json_are_skipped_and_the_next_request_served(self):
+        # Edge JSON (fixtures/cases/edge_json/): deep nesting made json.loads
+        # raise RecursionError, which ended the driver.
+        driver = self.start()
+        for line in [b"[" * 100000 + b"]" * 100000, b'{"id":7,"params":{}} x', b'"\xff"', b"\xff"]:
+            driver.process.stdin.write(line + b"\n")
+        driver.process.stdin.flush()
+        self.assertIn("result", driver.call("hello", protocol=1))
+        self.assertEqual(driver.close(), 0)
+
     def test_put_get_find_stats_close(self):
         driver = self.start()
         store = driver.call("segments.open", location={"backend": "memory"}, options={"ttlMs": 86_400_000})

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "ssp/json_input.hpp"
 #include "ssp/json_text.hpp"
 #include "ssp/base64.hpp"
 
@@ -53,8 +54,12 @@ const char* kind_of(const Json& value) { return value.type_name(); }
 Json parse_line(std::string_view line) {
   Json message;
   try {
-    message = Json::parse(line);
-  } catch (const Json::parse_error& error) {
+    // The rule for JSON from outside, so both ends refuse the same lines
+    // with a plain message (no library exception text, no megabytes of the
+    // line) and never meet a number or a nesting depth the library throws
+    // on or unraw() would recurse through.
+    message = parse_json_input<Json>(line);
+  } catch (const JsonSyntaxError& error) {
     throw WireError(std::string("not a JSON line: ") + error.what());
   }
   if (!message.is_object()) wrong("(message)", "a JSON object", message);

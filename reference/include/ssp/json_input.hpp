@@ -7,11 +7,16 @@
 //
 // Where nlohmann is more lenient than JSON.parse it is refused here: nlohmann
 // skips one leading UTF-8 byte-order mark, JSON.parse refuses it (U+FEFF is
-// not JSON whitespace). nlohmann is stricter in one place, lone surrogate
-// escapes, which the reference keeps refusing (docs/decisions.md).
+// not JSON whitespace). Where they differ otherwise the reference refuses
+// while parsing (docs/decisions.md; fixtures/cases/edge_json/): lone
+// surrogate escapes (a deviation: no UTF-8 form), numbers outside binary64
+// (JSON.parse reads ±Infinity, which no site accepts) and nesting deeper
+// than kMaxJsonInputDepth (JSON.parse reads it, no site accepts the arrays,
+// and the reference's walks of a value would recurse per level).
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <cstddef>
 #include <string_view>
 
 #include "ssp/errors.hpp"
@@ -20,14 +25,24 @@ namespace ssp {
 
 // Text that is not exactly one JSON value. The message says why, without a
 // prefix: callers name what they were reading ("scope map is not valid JSON").
+// It is printable ASCII of at most kMaxJsonSyntaxMessage bytes and never
+// carries the JSON library's exception text ("[json.exception…"), so a
+// caller may pass it on to a user or into an error body.
 class JsonSyntaxError : public InvalidArgument {
  public:
   using InvalidArgument::InvalidArgument;
 };
 
+// Arrays and objects nested deeper than this are refused. No site reads
+// more than a few levels; every walk of a parsed value may then recurse.
+inline constexpr int kMaxJsonInputDepth = 512;
+inline constexpr std::size_t kMaxJsonSyntaxMessage = 240;
+
 // Parses `text` as one JSON value (surrounding JSON whitespace allowed,
 // nothing else), calling `callback` as nlohmann::json::parse does. Throws
-// JsonSyntaxError. Json is nlohmann::json or nlohmann::ordered_json.
+// JsonSyntaxError, and nothing else the JSON library throws (a library
+// exception thrown by `callback` becomes one too; any other passes through). Duplicate keys: the last one wins, as
+// in JSON.parse. Json is nlohmann::json or nlohmann::ordered_json.
 template <typename Json>
 Json parse_json_input(std::string_view text,
                       const typename Json::parser_callback_t& callback = nullptr);

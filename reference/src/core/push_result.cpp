@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ssp/base64.hpp"
+#include "ssp/json_input.hpp"
+#include "ssp/json_safe_integer.hpp"
 
 namespace ssp::push {
 namespace {
@@ -39,9 +41,9 @@ const Json& field(const Json& object, const char* name) {
   return object.at(name);
 }
 std::int64_t integer_field(const Json& object, const char* name) {
-  const Json& value = field(object, name);
-  if (!value.is_number_integer()) throw IdempotencyCacheMiss();
-  return value.get<std::int64_t>();
+  const auto value = json_safe_integer(field(object, name));
+  if (!value) throw IdempotencyCacheMiss();
+  return *value;
 }
 std::string text_field(const Json& object, const char* name) {
   const Json& value = field(object, name);
@@ -94,8 +96,12 @@ std::string push_result_json(const StoredPushResult& result) {
 }
 
 StoredPushResult parse_push_result(std::string_view json_text) {
-  const Json stored = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (stored.is_discarded()) throw IdempotencyCacheMiss();
+  Json stored;
+  try {
+    stored = parse_json_input<Json>(json_text);
+  } catch (const JsonSyntaxError&) {
+    throw IdempotencyCacheMiss();
+  }
   StoredPushResult result;
   const std::string status = text_field(stored, "status");
   if (status != "applied" && status != "rejected") throw IdempotencyCacheMiss();

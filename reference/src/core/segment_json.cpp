@@ -4,6 +4,7 @@
 
 #include "ssp/errors.hpp"
 #include "ssp/json_input.hpp"
+#include "ssp/json_safe_integer.hpp"
 #include "ssp/segment_validation.hpp"
 
 namespace ssp {
@@ -31,18 +32,10 @@ std::string string_field(const Json& object, std::string_view field) {
   return text;
 }
 
-// JSON integers only: 42.0 and 4.2e1 are numbers a JS reader would accept,
-// but JSON.stringify never writes them for an integer field, so they are
-// taken as a mistake rather than silently truncated.
 std::int64_t integer_field(const Json& object, std::string_view field) {
-  const Json& value = required(object, field);
-  const bool in_range =
-      (value.is_number_unsigned() &&
-       value.get<std::uint64_t>() <= static_cast<std::uint64_t>(kMaxSafeInteger)) ||
-      (value.is_number_integer() && !value.is_number_unsigned() &&
-       is_safe_integer(value.get<std::int64_t>()));
-  if (!in_range) refuse_field(field, "must be an integer within ±(2^53−1)");
-  return value.get<std::int64_t>();
+  const auto value = json_safe_integer(required(object, field));
+  if (!value) refuse_field(field, "must be an integer within ±(2^53−1)");
+  return *value;
 }
 
 MediaType media_type_field(const Json& object, std::string_view field) {

@@ -9,6 +9,7 @@
 #include "ssp/base64url.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/json_input.hpp"
+#include "ssp/json_safe_integer.hpp"
 #include "ssp/json_text.hpp"
 #include "ssp/publication_selection.hpp"
 #include "ssp/segment_validation.hpp"
@@ -37,16 +38,6 @@ std::string payload_json(const SignedUrlClaims& claims) {
   return out;
 }
 
-std::optional<std::int64_t> safe_integer(const nlohmann::json& value) {
-  if (!value.is_number_integer()) return std::nullopt;  // floats and strings are not claims
-  if (value.is_number_unsigned() && value.get<std::uint64_t>() > std::uint64_t(kMaxSafeInteger)) {
-    return std::nullopt;
-  }
-  const auto number = value.get<std::int64_t>();
-  if (!is_safe_integer(number)) return std::nullopt;
-  return number;
-}
-
 // The claims of a MAC-verified payload: exactly v (= 1), seg, sd, aud, exp.
 std::optional<SignedUrlClaims> parse_claims(const Bytes& payload) {
   nlohmann::json json;
@@ -60,8 +51,8 @@ std::optional<SignedUrlClaims> parse_claims(const Bytes& payload) {
   for (const char* name : {"v", "seg", "sd", "aud", "exp"}) {
     if (!json.contains(name)) return std::nullopt;
   }
-  const auto v = safe_integer(json["v"]);
-  const auto exp = safe_integer(json["exp"]);
+  const auto v = json_safe_integer(json["v"]);
+  const auto exp = json_safe_integer(json["exp"]);
   if (!v || *v != 1 || !exp) return std::nullopt;
   if (!json["seg"].is_string() || !json["sd"].is_string() || !json["aud"].is_string()) {
     return std::nullopt;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ssp/json_input.hpp"
+#include "ssp/json_safe_integer.hpp"
 #include "ssp/storage/row_codec.hpp"
 #include "ssp/storage/schema_json.hpp"
 #include "ssp/storage/storage_errors.hpp"
@@ -171,14 +172,9 @@ ServerSchema parse_schema_json(std::string_view text) { return parse_schema_valu
 ServerSchema parse_schema_value(const Json& root) {
   object_at(root, "", {"version", "tables"}, {"version", "tables"});
   ServerSchema schema;
-  const Json& version = root.at("version");
-  if (!version.is_number_integer() ||
-      (version.is_number_unsigned() &&
-       version.get<std::uint64_t>() > std::uint64_t(kMaxSafeInteger)) ||
-      (!version.is_number_unsigned() && version.get<std::int64_t>() < -kMaxSafeInteger)) {
-    fail("version", "expected an integer within ±(2^53−1)");
-  }
-  schema.version = version.get<std::int64_t>();
+  const auto version = json_safe_integer(root.at("version"));
+  if (!version) fail("version", "expected an integer within ±(2^53−1)");
+  schema.version = *version;
   const Json& tables = array_at(root, "", "tables");
   for (std::size_t i = 0; i < tables.size(); ++i) {
     schema.tables.push_back(parse_table(tables[i], element_path("tables", i)));

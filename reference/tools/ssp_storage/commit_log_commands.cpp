@@ -9,6 +9,7 @@
 
 #include "ssp/base64.hpp"
 #include "ssp/errors.hpp"
+#include "ssp/json_input.hpp"
 #include "ssp/storage/stored_scopes.hpp"
 
 namespace ssp::tools {
@@ -187,7 +188,12 @@ VerifyReport verify_commit_log(ReadOnlyDatabase& database, const std::optional<s
     for (const SqlRow& result : results) {
       const auto key = std::make_pair(cell(result, 0), cell(result, 1));
       const std::string named = "client " + quoted(key.first) + " commit " + quoted(key.second);
-      const Json parsed = Json::parse(cell(result, 2), nullptr, /*allow_exceptions=*/false);
+      Json parsed;
+      try {
+        parsed = parse_json_input<Json>(cell(result, 2));
+      } catch (const JsonSyntaxError&) {
+        // Left null: not a push result, reported below.
+      }
       if (!parsed.is_object() || !parsed.contains("status")) {
         fail("P2", named + ": the stored result is not a push result");
         return finish();
