@@ -28,7 +28,8 @@ void record_missing_capability(Capability capability);
 std::string_view capability_key(Capability capability);
 
 // Proof that the running test asked the gate for one capability and the
-// candidate has it. Only SSP_GRANT_CAPABILITY makes one (through grant()).
+// candidate has it. Only grant() (behind SSP_GRANT_CAPABILITY, which skips
+// first) and optional_grant() make one.
 class CapabilityGrant {
  public:
   Capability capability() const { return capability_; }
