@@ -14,8 +14,8 @@ std::string padded(const std::string& text, std::size_t width) {
 std::string row(const std::string& section, std::size_t width, const SectionTally& tally) {
   char numbers[96];
   std::snprintf(numbers, sizeof numbers, " %7d %7d %7d %7d %8d %7d %7d %8d", tally.passed,
-                tally.failed, tally.errors + tally.harness_errors, tally.expected, tally.skipped, tally.warned,
-                tally.reference_passed, tally.reference_failed);
+                tally.failed, tally.errors + tally.harness_errors, tally.expected, tally.skipped,
+                tally.warned, tally.reference_passed, tally.reference_failed);
   const char* mark =
       tally.errors + tally.harness_errors ? "  ERROR" : (tally.failed ? "  FAILED" : "");
   return "  " + padded(section, width) + numbers + mark + "\n";
