@@ -1,6 +1,6 @@
 """The method table this candidate serves (docs/driver-protocol.md), and what ``hello``
-declares. Areas not listed in ``AREAS`` (storage, rows, schema) are not implemented: the
-harness skips their tests with that reason. PostgreSQL is not a backend here.
+declares. Server storage, rows, schema, push and transactions are in storage_handlers.py
+(SQLite only). PostgreSQL is not a backend here.
 """
 
 import base64
@@ -15,6 +15,7 @@ from .scope_digest import ScopeMapError, canonical_scope_json, parse_scope_map, 
 from .scope_resolution import compute_effective
 from .signed_url import REFUSAL_CODES, Signer
 from .sqlite_store import open_sqlite_store
+from .storage_handlers import METHODS as STORAGE_METHODS
 from .store import DEFAULT_TTL_MS, MemorySegmentStore
 from .wire import (
     BadRequest,
@@ -29,21 +30,25 @@ from .wire import (
     text,
 )
 
-PROTOCOL = 1
+PROTOCOLS = (2, 1)
 BACKENDS = ["memory", "sqlite"]
-AREAS = ["segments", "scope", "download", "signed_url", "error_catalog"]
+AREAS = ["segments", "scope", "download", "signed_url", "error_catalog", "rows", "schema", "storage"]
 DEFAULT_LOCK_WAIT_MS = 30_000
 
 
 def hello(server, params):
-    if field(params, "protocol", int) != PROTOCOL:
-        raise Unsupported("protocol version %r is not spoken here; this driver speaks %d"
-                          % (params["protocol"], PROTOCOL))
+    """Answers the version asked for, 2 or 1; version 1 has no push capabilities."""
+    version = field(params, "protocol", int)
+    if version not in PROTOCOLS:
+        raise Unsupported("protocol version %r is not spoken here; this driver speaks %s"
+                          % (version, " and ".join(str(v) for v in PROTOCOLS)))
+    capabilities = {"backends": BACKENDS, "areas": AREAS, "hooks": True, "hasher": True, "readOnly": True}
+    if version >= 2:
+        capabilities.update({"push": True, "transactions": True, "pushHooks": True})
     return {
-        "protocol": PROTOCOL,
+        "protocol": version,
         "implementation": {"name": "ssp-python-candidate", "version": __version__},
-        "capabilities": {"backends": BACKENDS, "areas": AREAS, "hooks": True, "hasher": True,
-                         "readOnly": True},
+        "capabilities": capabilities,
     }
 
 
@@ -320,4 +325,5 @@ METHODS = {
     "signed_url.sign_payload": signed_url_sign_payload,
     "signed_url.verify": signed_url_verify,
     "error_catalog.list": error_catalog_list,
+    **STORAGE_METHODS,
 }

@@ -80,9 +80,11 @@ class ProtocolTest(unittest.TestCase):
         driver = self.start()
         caps = driver.call("hello", protocol=1, harness="t")["result"]["capabilities"]
         self.assertEqual(caps["backends"], ["memory", "sqlite"])
-        self.assertNotIn("storage", caps["areas"])
-        self.assertEqual(driver.call("hello", protocol=2, harness="t")["error"]["code"], "ssp.unsupported")
-        self.assertEqual(driver.call("rows.encode", columns=[], values=[])["error"]["code"], "ssp.unsupported")
+        self.assertIn("storage", caps["areas"])
+        self.assertNotIn("push", caps)  # version 1 has no push capabilities
+        self.assertTrue(driver.call("hello", protocol=2, harness="t")["result"]["capabilities"]["push"])
+        self.assertEqual(driver.call("hello", protocol=3, harness="t")["error"]["code"], "ssp.unsupported")
+        self.assertEqual(driver.call("nope.method")["error"]["code"], "ssp.unsupported")
         self.assertEqual(driver.close(), 0)
 
     def test_lines_that_are_not_json_are_skipped_and_the_next_request_served(self):

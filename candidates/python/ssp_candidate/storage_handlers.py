@@ -1,0 +1,525 @@
+"""The protocol-version-2 methods of docs/driver-protocol.md this candidate serves on SQLite:
+``rows.*``, ``schema.*``, ``storage.*``, ``push.*`` (with its callbacks) and ``tx.*``.
+
+Every params field is checked here, naming the field, before anything is written; the
+rules live in row_codec, schema, server_storage and push.
+"""
+
+import threading
+
+from .errors import CallbackFailed, InvalidInput, Unsupported
+from .protocol import CallbackRefused
+from .push import Callbacks, Verdict, run_push
+from .push_results import parse_stored, result_from_wire, result_to_wire, stored_text
+from .row_codec import Column, TYPES, decode_row, encode_row
+from .row_values import values_from_json, values_to_json
+from .schema import (SchemaError, compile_schema, layouts_json, parse_schema_text, schema_from_json, schema_to_json,
+                     scopes_json)
+from .server_storage import SqliteServerStorage
+from .wire import BadRequest, decode_bytes, encode_bytes, field, scope_map_from_json, text
+
+DEFAULT_LOCK_WAIT_MS = 30_000
+
+
+# --- shared shapes ---------------------------------------------------------------------
+
+
+def _columns(params):
+    columns = []
+    for index, raw in enumerate(field(params, "columns", list)):
+        name = "columns[%d]" % index
+        if not isinstance(raw, dict):
+            raise BadRequest("field %r must be an object" % name)
+        kind = field(raw, "type", str)
+        if kind not in TYPES:
+            raise BadRequest("field %r.type must be one of %s" % (name, ", ".join(TYPES)))
+        columns.append(Column(text(field(raw, "name"), name + ".name"), kind, field(raw, "nullable", bool)))
+    return columns
+
+
+def _compiled(params, name="schema"):
+    try:
+        return compile_schema(schema_from_json(field(params, name, dict)))
+    except SchemaError as error:
+        raise SchemaError(str(error)) from None
+
+
+def _int_field(params, name, optional=False, default=None):
+    value = field(params, name, optional=optional, default=default)
+    if value is default and optional:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRequest("field %r must be an integer" % name)
+    return value
+
+
+def _text_field(params, name):
+    return text(field(params, name), name)
+
+
+def _stored_row(raw, name="row"):
+    if not isinstance(raw, dict):
+        raise BadRequest("field %r must be an object" % name)
+    scopes = field(raw, "scopes", dict)
+    return {"rowId": _text_field(raw, "rowId"), "serverVersion": _int_field(raw, "serverVersion"),
+            "scopes": {key: text(value, "scopes." + key) for key, value in scopes.items()},
+            "payload": decode_bytes(field(raw, "payload"), "payload")}
+
+
+def _row_out(row):
+    if row is None:
+        return None
+    return {"rowId": row["rowId"], "serverVersion": row["serverVersion"], "scopes": row["scopes"],
+            "payload": encode_bytes(row["payload"])}
+
+
+def _change_out(change):
+    return {"table": change["table"], "rowId": change["rowId"], "op": change["op"], "rowVersion": change["rowVersion"],
+            "scopes": change["scopes"], "payload": None if change["payload"] is None else encode_bytes(change["payload"])}
+
+
+def _change_in(raw):
+    if not isinstance(raw, dict):
+        raise BadRequest("a change must be an object")
+    op = field(raw, "op", str)
+    if op not in ("upsert", "delete"):
+        raise BadRequest('field "op" must be "upsert" or "delete"')
+    payload = field(raw, "payload", optional=True)
+    version = field(raw, "rowVersion", optional=True)
+    return {"table": _text_field(raw, "table"), "rowId": _text_field(raw, "rowId"), "op": op,
+            "rowVersion": None if version is None else _int_field(raw, "rowVersion"),
+            "scopes": {k: text(v, "scopes") for k, v in field(raw, "scopes", dict).items()},
+            "payload": None if payload is None else decode_bytes(payload, "payload")}
+
+
+# --- rows and schema -----------------------------------------------------------------
+
+
+def rows_encode(server, params):
+    columns = _columns(params)
+    values = values_from_json(columns, field(params, "values", list))
+    return {"payload": encode_bytes(encode_row(columns, values))}
+
+
+def rows_decode(server, params):
+    columns = _columns(params)
+    return {"values": values_to_json(decode_row(columns, decode_bytes(field(params, "payload"), "payload")))}
+
+
+def schema_parse(server, params):
+    return {"schema": schema_to_json(parse_schema_text(_text_field(params, "text")))}
+
+
+def schema_compile(server, params):
+    schema = _compiled(params)
+    return {"schema": schema_to_json(schema), "scopes": scopes_json(schema), "layoutsJson": layouts_json(schema)}
+
+
+# --- storage ---------------------------------------------------------------------------
+
+
+class _StorageHandle:
+    """An open storage and the transactions begun on it (closed with it)."""
+
+    def __init__(self, storage):
+        self.storage = storage
+
+    def close(self):
+        self.storage.close()
+
+
+def _storage(server, params):
+    handle = server.handles.get(field(params, "storage"))
+    if not isinstance(handle, _StorageHandle):
+        raise BadRequest("unknown storage handle %r" % (params.get("storage"),))
+    return handle.storage
+
+
+def storage_open(server, params):
+    location = field(params, "location", dict)
+    options = field(params, "options", dict, optional=True, default={})
+    backend = field(location, "backend", str)
+    if backend == "memory":
+        raise InvalidInput("server storage needs a SQL backend; memory has none")
+    if backend != "sqlite":
+        raise Unsupported("backend %r is not implemented by this candidate" % backend)
+    compatibility = options.get("compatibility", "0.22")
+    if compatibility not in ("0.22", "0.21"):
+        raise BadRequest('options.compatibility must be "0.22" or "0.21"')
+    lock_wait_ms = options.get("lockWaitMs", DEFAULT_LOCK_WAIT_MS)
+    if isinstance(lock_wait_ms, bool) or not isinstance(lock_wait_ms, int) or lock_wait_ms < 0:
+        raise InvalidInput('field "lockWaitMs" must be a non-negative integer')
+    storage = SqliteServerStorage(text(field(location, "path"), "path"), lock_wait_ms, compatibility)
+    storage.hooks = bool(options.get("hooks", False))
+    return {"storage": server.add_handle(_StorageHandle(storage))}
+
+
+def _ensure_hook(server, storage):
+    if not getattr(storage, "hooks", False):
+        return None
+
+    def hook(point):
+        try:
+            server.call_harness("hook", {"call": server.current_call, "point": point})
+        except CallbackRefused as refused:
+            raise CallbackFailed("ensure_schema: the harness's hook failed at %s: %s" % (point, refused)) from None
+
+    return hook
+
+
+def storage_ensure_schema(server, params):
+    storage = _storage(server, params)
+    return storage.ensure_schema(_compiled(params), hook=_ensure_hook(server, storage))
+
+
+def storage_preview_schema(server, params):
+    storage = _storage(server, params)
+    return storage.ensure_schema(_compiled(params), preview=True, hook=_ensure_hook(server, storage))
+
+
+def storage_get_row(server, params):
+    storage = _storage(server, params)
+    return {"row": _row_out(storage.get_row(_text_field(params, "partition"), _text_field(params, "table"),
+                                            _text_field(params, "rowId")))}
+
+
+def storage_upsert_row(server, params):
+    storage = _storage(server, params)
+    storage.upsert_row(_text_field(params, "partition"), _text_field(params, "table"),
+                       _stored_row(field(params, "row", dict)))
+    return {}
+
+
+def storage_read_projection(server, params):
+    storage = _storage(server, params)
+    values = storage.read_projection(_text_field(params, "partition"), _text_field(params, "table"),
+                                     _text_field(params, "rowId"))
+    return {"values": None if values is None else values_to_json(values)}
+
+
+def storage_get_push_result(server, params):
+    storage = _storage(server, params)
+    result = storage.get_push_result(_text_field(params, "partition"), _text_field(params, "clientId"),
+                                     _text_field(params, "clientCommitId"))
+    return {"result": None if result is None else result_to_wire(result)}
+
+
+def storage_get_max_commit_seq(server, params):
+    return {"commitSeq": _storage(server, params).get_max_commit_seq(_text_field(params, "partition"))}
+
+
+def storage_read_commit_window(server, params):
+    storage = _storage(server, params)
+    limit = _int_field(params, "limit")
+    if limit < 1:
+        raise InvalidInput('field "limit" must be at least 1')
+    commits = storage.read_commit_window(_text_field(params, "partition"), _int_field(params, "afterSeq"), limit)
+    for commit in commits:
+        commit["changes"] = [_change_out(change) for change in commit["changes"]]
+    return {"commits": commits}
+
+
+def storage_close(server, params):
+    handle = server.take_handle(field(params, "storage"))
+    if not isinstance(handle, _StorageHandle):
+        raise BadRequest("unknown storage handle %r" % (params.get("storage"),))
+    for key, value in list(server.handles.items()):
+        if isinstance(value, _TxHandle) and value.storage is handle.storage:
+            server.take_handle(key)
+    handle.close()
+    return {}
+
+
+# --- transactions ------------------------------------------------------------------------
+
+
+class _TxHandle:
+    def __init__(self, storage, tx):
+        self.storage = storage
+        self.tx = tx
+
+    def close(self):
+        self.tx.close()
+
+
+def _tx(server, params):
+    handle = server.handles.get(field(params, "transaction"))
+    if not isinstance(handle, _TxHandle):
+        raise BadRequest("unknown transaction handle %r" % (params.get("transaction"),))
+    return handle.tx
+
+
+def storage_begin(server, params):
+    storage = _storage(server, params)
+    tx = storage.begin(_text_field(params, "partition"))
+    return {"transaction": server.add_handle(_TxHandle(storage, tx))}
+
+
+def tx_lock(server, params):
+    _tx(server, params).lock_partition_for_push()
+    return {}
+
+
+def tx_get_push_result(server, params):
+    result = _tx(server, params).get_push_result(_text_field(params, "clientId"), _text_field(params, "clientCommitId"))
+    return {"result": None if result is None else result_to_wire(result)}
+
+
+def tx_read_row(server, params):
+    tx = _tx(server, params)
+    return {"row": _row_out(tx.read_row(_text_field(params, "table"), _text_field(params, "rowId")))}
+
+
+def _scope_filter(params):
+    scopes = scope_map_from_json(field(params, "scopeFilter"))
+    if scopes is None:
+        raise BadRequest('field "scopeFilter" must be a scope map')
+    return scopes
+
+
+def tx_scan_rows(server, params):
+    tx = _tx(server, params)
+    after = field(params, "afterRowId", optional=True)
+    rows = tx.scan_rows(_text_field(params, "table"), _scope_filter(params),
+                        None if after is None else text(after, "afterRowId"), field(params, "limit"))
+    return {"rows": [_row_out(row) for row in rows]}
+
+
+def tx_upsert_row(server, params):
+    tx = _tx(server, params)
+    tx.upsert_row(_text_field(params, "table"), _stored_row(field(params, "row", dict)),
+                  _int_field(params, "opIndex", optional=True))
+    return {}
+
+
+def tx_delete_row(server, params):
+    _tx(server, params).delete_row(_text_field(params, "table"), _text_field(params, "rowId"))
+    return {}
+
+
+def tx_append_commit(server, params):
+    tx = _tx(server, params)
+    entry = field(params, "entry", dict)
+    commit = {"clientId": _text_field(entry, "clientId"), "clientCommitId": _text_field(entry, "clientCommitId"),
+              "actorId": _text_field(entry, "actorId"), "createdAtMs": _int_field(entry, "createdAtMs"),
+              "changes": [_change_in(change) for change in field(entry, "changes", list)]}
+    return {"commitSeq": tx.append_commit(commit)}
+
+
+def _result_param(params):
+    raw = field(params, "result", dict)
+    try:
+        result = result_from_wire(raw)
+        parse_stored(stored_text(result))
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        raise BadRequest('field "result" is not a stored result (%s)' % error) from None
+    return result
+
+
+def tx_put_push_result(server, params):
+    tx = _tx(server, params)
+    tx.put_push_result(_text_field(params, "clientId"), _text_field(params, "clientCommitId"), _result_param(params))
+    return {}
+
+
+def tx_commit_rejected(server, params):
+    tx = _tx(server, params)
+    tx.commit_rejected_push_result(_text_field(params, "clientId"), _text_field(params, "clientCommitId"),
+                                   _result_param(params))
+    return {}
+
+
+def tx_commit(server, params):
+    _tx(server, params).commit()
+    return {}
+
+
+def tx_rollback(server, params):
+    _tx(server, params).rollback()
+    return {}
+
+
+def tx_close(server, params):
+    handle = server.take_handle(field(params, "transaction"))
+    if not isinstance(handle, _TxHandle):
+        raise BadRequest("unknown transaction handle %r" % (params.get("transaction"),))
+    handle.close()
+    return {}
+
+
+# --- push ------------------------------------------------------------------------------------
+
+_active_readers = {}
+_readers_lock = threading.Lock()
+
+
+def _verdict(server, method, params):
+    try:
+        answer = server.call_harness(method, params)
+    except CallbackRefused as refused:
+        return Verdict(threw=str(refused))
+    if "rejection" in answer and isinstance(answer["rejection"], dict):
+        rejection = answer["rejection"]
+        details = rejection.get("details")
+        return Verdict(rejection={"code": text(rejection.get("code", ""), "code"),
+                                  "message": text(rejection.get("message", ""), "message"),
+                                  "details": None if details is None else text(details, "details"),
+                                  "opIndex": rejection.get("opIndex")})
+    if "threw" in answer:
+        return Verdict(threw=str(answer["threw"]))
+    return Verdict()
+
+
+class _DriverCallbacks(Callbacks):
+    def __init__(self, server, call, actor, commit, settings):
+        self.server = server
+        self.call = call
+        self.actor = actor
+        self.commit = commit
+        self.row_tables = set(settings.get("rowValidators") or [])
+        self.hooks = bool(settings.get("hooks"))
+        if settings.get("commitValidator"):
+            self.commit_validator = self._validate_commit
+        if settings.get("notify"):
+            self.notify = self._notify
+
+    def hook(self, point):
+        if not self.hooks:
+            return
+        try:
+            self.server.call_harness("hook", {"call": self.call, "point": point})
+        except CallbackRefused as refused:
+            raise CallbackFailed("push: the harness's hook failed at %s: %s" % (point, refused)) from None
+
+    def row_validator(self, table):
+        if table not in self.row_tables:
+            return None
+
+        def validate(op, table_name, row_id, row, stored):
+            return _verdict(self.server, "validate_row", {
+                "call": self.call, "op": op, "table": table_name, "rowId": row_id,
+                "row": None if row is None else values_to_json(row),
+                "stored": None if stored is None else values_to_json(stored),
+                "actorId": self.actor["actorId"], "partition": self.actor["partition"]})
+
+        return validate
+
+    def _validate_commit(self, evidence, reader):
+        operations = [dict(e, row=None if e["row"] is None else values_to_json(e["row"]),
+                           stored=None if e["stored"] is None else values_to_json(e["stored"])) for e in evidence]
+        return _verdict(self.server, "validate_commit", {
+            "call": self.call, "clientId": self.commit["clientId"], "clientCommitId": self.commit["clientCommitId"],
+            "actorId": self.actor["actorId"], "partition": self.actor["partition"], "operations": operations})
+
+    def _notify(self, partition, commit_seq, created_at_ms, actor_id, changes):
+        try:
+            self.server.call_harness("notify", {"call": self.call, "partition": partition, "commitSeq": commit_seq,
+                                                "createdAtMs": created_at_ms, "actorId": actor_id,
+                                                "changes": [_change_out(c) for c in changes]})
+        except CallbackRefused:
+            pass
+
+
+def _operation(raw, index):
+    name = "operations[%d]" % index
+    if not isinstance(raw, dict):
+        raise BadRequest("field %r must be an object" % name)
+    op = field(raw, "op", str)
+    if op not in ("upsert", "delete"):
+        raise BadRequest('field %r.op must be "upsert" or "delete"' % name)
+    payload = field(raw, "payload", optional=True)
+    base = field(raw, "baseVersion", optional=True)
+    if base is not None and (isinstance(base, bool) or not isinstance(base, int)):
+        raise BadRequest("field %r.baseVersion must be an integer or null" % name)
+    return {"table": _text_field(raw, "table"), "rowId": _text_field(raw, "rowId"), "op": op,
+            "payload": None if payload is None else decode_bytes(payload, name + ".payload"), "baseVersion": base}
+
+
+def push_run(server, params):
+    storage = _storage(server, params)
+    schema = _compiled(params)
+    raw_actor = field(params, "actor", dict)
+    allowed = field(raw_actor, "allowedScopes", optional=True)
+    actor = {"partition": _text_field(raw_actor, "partition"), "actorId": _text_field(raw_actor, "actorId"),
+             "allowedScopes": None}
+    if allowed is not None:
+        actor["allowedScopes"] = scope_map_from_json(allowed)
+        if actor["allowedScopes"] is None:
+            raise BadRequest('field "actor.allowedScopes" must be a scope map or null')
+    raw_commit = field(params, "commit", dict)
+    commit = {"clientId": _text_field(raw_commit, "clientId"), "clientCommitId": _text_field(raw_commit, "clientCommitId"),
+              "operations": [_operation(op, i) for i, op in enumerate(field(raw_commit, "operations", list))]}
+    cache_identity = field(params, "cacheIdentity", optional=True)
+    if cache_identity is None:
+        import uuid
+        cache_identity = str(uuid.uuid4())
+    else:
+        cache_identity = text(cache_identity, "cacheIdentity")
+    call = server.current_call
+    callbacks = _DriverCallbacks(server, call, actor, commit, field(params, "callbacks", dict, optional=True, default={}))
+
+    def on_reader(reader):
+        with _readers_lock:
+            if reader is None:
+                _active_readers.pop(call, None)
+            else:
+                _active_readers[call] = reader
+
+    return run_push(storage, schema, actor, commit, _int_field(params, "nowMs"),
+                    _int_field(params, "maxOperationsPerRequest", optional=True, default=500), cache_identity,
+                    callbacks, on_reader)
+
+
+def _reader(params):
+    with _readers_lock:
+        reader = _active_readers.get(field(params, "call"))
+    if reader is None:
+        raise BadRequest("no push with an unanswered validate_commit has call id %r" % (params.get("call"),))
+    return reader
+
+
+def push_read_row(server, params):
+    reader = _reader(params)
+    return {"row": _row_out(reader.read_row(_text_field(params, "table"), _text_field(params, "rowId")))}
+
+
+def push_scan_rows(server, params):
+    reader = _reader(params)
+    after = field(params, "afterRowId", optional=True)
+    rows = reader.scan_rows(_text_field(params, "table"), _scope_filter(params),
+                            None if after is None else text(after, "afterRowId"), field(params, "limit"))
+    return {"rows": [_row_out(row) for row in rows]}
+
+
+METHODS = {
+    "rows.encode": rows_encode,
+    "rows.decode": rows_decode,
+    "schema.parse": schema_parse,
+    "schema.compile": schema_compile,
+    "storage.open": storage_open,
+    "storage.ensure_schema": storage_ensure_schema,
+    "storage.preview_schema": storage_preview_schema,
+    "storage.get_row": storage_get_row,
+    "storage.upsert_row": storage_upsert_row,
+    "storage.read_projection": storage_read_projection,
+    "storage.get_push_result": storage_get_push_result,
+    "storage.get_max_commit_seq": storage_get_max_commit_seq,
+    "storage.read_commit_window": storage_read_commit_window,
+    "storage.close": storage_close,
+    "storage.begin": storage_begin,
+    "tx.lock_partition_for_push": tx_lock,
+    "tx.get_push_result": tx_get_push_result,
+    "tx.read_row": tx_read_row,
+    "tx.scan_rows": tx_scan_rows,
+    "tx.upsert_row": tx_upsert_row,
+    "tx.delete_row": tx_delete_row,
+    "tx.append_commit": tx_append_commit,
+    "tx.put_push_result": tx_put_push_result,
+    "tx.commit_rejected_push_result": tx_commit_rejected,
+    "tx.commit": tx_commit,
+    "tx.rollback": tx_rollback,
+    "tx.close": tx_close,
+    "push.run": push_run,
+    "push.read_row": push_read_row,
+    "push.scan_rows": push_scan_rows,
+}
