@@ -84,7 +84,7 @@ def scope_value(value):
 
 def extract_scopes(table, values):
     scopes = {}
-    for variable, column in table.bindings:
+    for variable, column in dict(table.bindings).items():
         index = [c.name for c in table.columns].index(column)
         value = scope_value(values[index])
         if value is not None:

@@ -34,7 +34,12 @@ class Table:
         return [Column(c.name, c.type, c.nullable) for c in self.columns]
 
     def scope_variables(self):
-        return [variable for variable, _ in self.bindings]
+        """The declared variables, each once (two patterns may bind one variable)."""
+        out = []
+        for variable, _ in self.bindings:
+            if variable not in out:
+                out.append(variable)
+        return out
 
 
 class SchemaColumn(Column):
@@ -285,8 +290,7 @@ def compile_schema(schema: Schema) -> Schema:
                 if other_variable == variable and other_column != bound:
                     raise SchemaError("table %s scope pattern %s: variable %s is bound to two columns (%s and %s)"
                                       % (_q(table.name), _q(pattern), _q(variable), _q(other_column), _q(bound)))
-            if (variable, bound) not in bindings:
-                bindings.append((variable, bound))
+            bindings.append((variable, bound))
         for column in table.columns:
             if column.type == "crdt" and not column.crdt_type:
                 raise SchemaError("table %s column %s: a crdt column needs a crdtType" % (_q(table.name), _q(column.name)))

@@ -31,7 +31,7 @@ def _layouts(text):
     except (ValueError, RecursionError) as error:
         raise SchemaRefusal("layouts_unreadable", "stored schema layouts are unreadable: not JSON (%s)" % error) from None
     if not isinstance(pairs, _Obj):
-        raise SchemaRefusal("layouts_unreadable", "stored schema layouts are unreadable: the top level is not an object")
+        raise SchemaRefusal("layouts_unreadable", "stored schema layouts are unreadable: the stored text is not a JSON object")
     result = {}
     for key, value in pairs:
         result[key] = _plain(value)
@@ -260,9 +260,9 @@ def _rewrite(conn, plan):
             try:
                 values = decode_row(old, payload)
             except RowDecodeError as error:
-                raise SchemaRefusal("row_undecodable", "table %s partition %s row %s: stored payload does not decode "
-                                    "under its stored layout (column %s: %s)" % (quote(table.name), quote(partition),
-                                                                                 quote(row_id), quote(error.column), error),
+                raise SchemaRefusal("row_undecodable", "table %s: row %s in partition %s does not decode under its "
+                                    "stored layout (column %s): %s" % (quote(table.name), quote(row_id),
+                                                                       quote(partition), quote(error.column), error),
                                     table.name, error.column) from None
             values = values + [None] * (len(new) - len(old))
             sets = [("_sync_payload", encode_row(new, values) if plan["migrate"] else bytes(payload))]
