@@ -140,7 +140,6 @@ class SqliteServerStorage:
     def upsert_row(self, partition, table_name, row):
         table = self.table(table_name)
         with self.begin(partition) as tx:
-            tx.start(immediate=True)
             tx.upsert_row(table.name, row, None)
             tx.commit()
 
@@ -186,6 +185,7 @@ class SqliteServerStorage:
         if self._closed:
             raise StoreFailure("the storage is closed")
         tx = Transaction(self, partition)
+        tx.start()
         with self._lock:
             self._transactions.add(tx)
         return tx
@@ -210,9 +210,11 @@ SAVEPOINT = "syncular_push_candidate"
 class Transaction:
     """A push transaction (design notes storage.md §5.2) on a connection of its own.
 
-    ``begin`` takes no lock: the first statement opens a deferred transaction.
-    ``lock_partition_for_push`` takes SQLite's write lock (BEGIN IMMEDIATE, or a write
-    when reads already opened the transaction) and opens the candidate savepoint."""
+    On SQLite ``begin`` is ``BEGIN IMMEDIATE``: it takes the database's single write lock,
+    waiting up to ``lockWaitMs``, so every transaction serializes whatever its partition
+    (design notes push.md §2.1, §5.3; requirement E-1). It takes no *partition* lock in
+    the 0.22 sense: ``lock_partition_for_push`` only opens the candidate savepoint, so a
+    write made before it survives a rejection (requirement D-7)."""
 
     def __init__(self, storage, partition):
         self.storage = storage
@@ -232,18 +234,18 @@ class Transaction:
         if self.finished:
             raise InvalidInput("transaction already finished")
 
-    def start(self, immediate=False):
+    def start(self):
         if self.conn is None:
             try:
                 self.conn = connect(self.storage.path, self.storage.lock_wait_ms)
-                self.conn.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
+                self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
                 self._abandon()
-                raise failure("begin", error) from None
+                self.finished = True
+                raise failure("begin: cannot take the database write lock", error) from None
 
     def _exec(self, context, sql, args=()):
         self._check()
-        self.start()
         try:
             return self.conn.execute(sql, args)
         except sqlite3.IntegrityError:
@@ -256,12 +258,6 @@ class Transaction:
             self._check()
             if self.locked:
                 return
-            if self.conn is None:
-                self.start(immediate=True)
-            else:
-                # Reads opened a deferred transaction: a no-op write takes the write lock.
-                self._exec("lock_partition_for_push", "UPDATE sync_partitions SET max_commit_seq = max_commit_seq "
-                           "WHERE 0")
             self._exec("lock_partition_for_push", "SAVEPOINT " + SAVEPOINT)
             self.locked = True
 
