@@ -56,7 +56,6 @@ class SqliteServerStorage:
         self._closed = False
         try:
             self._reader = connect(path, lock_wait_ms)
-            self._reader.execute("PRAGMA journal_mode=WAL")
         except sqlite3.Error as error:
             raise failure("sqlite server storage: cannot open %s" % path, error) from None
 
@@ -72,6 +71,8 @@ class SqliteServerStorage:
         conn = connect(self.path, self.lock_wait_ms)
         try:
             try:
+                # WAL: readers never wait for a parked writer, nor it for them (push.md §7 Q5).
+                conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
                 raise failure("ensure_schema: cannot take the migration lock", error) from None
