@@ -223,9 +223,8 @@ def storage_close(server, params):
     handle = server.take_handle(field(params, "storage"))
     if not isinstance(handle, _StorageHandle):
         raise BadRequest("unknown storage handle %r" % (params.get("storage"),))
-    for key, value in list(server.handles.items()):
-        if isinstance(value, _TxHandle) and value.storage is handle.storage:
-            server.take_handle(key)
+    # Its transactions are rolled back and finished; their handles stay until tx.close, so a
+    # late step answers "transaction already finished" rather than an unknown handle.
     handle.close()
     return {}
 
@@ -335,15 +334,16 @@ def tx_commit(server, params):
 
 
 def tx_rollback(server, params):
-    _tx(server, params).rollback()
+    handle = server.handles.get(field(params, "transaction"))
+    if isinstance(handle, _TxHandle):  # a no-op once finished or forgotten, never an error
+        handle.tx.rollback()
     return {}
 
 
 def tx_close(server, params):
     handle = server.take_handle(field(params, "transaction"))
-    if not isinstance(handle, _TxHandle):
-        raise BadRequest("unknown transaction handle %r" % (params.get("transaction"),))
-    handle.close()
+    if isinstance(handle, _TxHandle):
+        handle.close()
     return {}
 
 
