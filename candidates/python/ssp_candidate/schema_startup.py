@@ -10,8 +10,7 @@ import json
 
 from .jsontext import quote, utf16_key
 from .row_codec import Column, RowDecodeError, decode_row, encode_row
-from .storage_ddl import (CORE_DDL, INTERNAL_COLUMNS, MARKER_DDL, create_index, create_table, ident,
-                          physical_index_name)
+from .storage_ddl import CORE_DDL, INTERNAL_COLUMNS, MARKER_DDL, SQL_TYPES, create_index, create_table, ident
 from .storage_errors import SchemaRefusal
 from .schema import layouts_json
 
@@ -208,10 +207,7 @@ def _migrate(conn, schema, stored_text, report):
         if table.materialize:
             for c in table.columns:
                 if c.name not in physical:
-                    run("ALTER TABLE %s ADD COLUMN %s %s" % (ident(table.name), ident(c.name),
-                                                            {"string": "TEXT", "json": "TEXT", "blob_ref": "TEXT",
-                                                             "integer": "INTEGER", "float": "REAL", "boolean": "INTEGER",
-                                                             "bytes": "BLOB", "crdt": "BLOB"}[c.type]))
+                    run("ALTER TABLE %s ADD COLUMN %s %s" % (ident(table.name), ident(c.name), SQL_TYPES[c.type]))
         if "_sync_column_versions" not in physical:
             run("ALTER TABLE %s ADD COLUMN %s BLOB" % (ident(table.name), ident("_sync_column_versions")))
     for table in schema.tables:
@@ -226,7 +222,7 @@ def _migrate(conn, schema, stored_text, report):
                  (schema.version, layouts_json(schema)))
 
 
-def projection_values(table, values):
+def projection_values(values):
     """The projection columns' SQL values of a decoded row (booleans 0/1, NaN as NULL)."""
     out = []
     for value in values:
@@ -267,12 +263,10 @@ def _rewrite(conn, plan):
             values = values + [None] * (len(new) - len(old))
             sets = [("_sync_payload", encode_row(new, values) if plan["migrate"] else bytes(payload))]
             if table.materialize:
-                sets += list(zip([c.name for c in new], projection_values(table, values)))
+                sets += list(zip([c.name for c in new], projection_values(values)))
             conn.execute("UPDATE %s SET %s WHERE _sync_partition = ? AND _sync_row_id = ?"
                          % (ident(table.name), ", ".join("%s = ?" % ident(name) for name, _ in sets)),
                          [value for _, value in sets] + [partition, row_id])
             rewritten += 1
         after = (rows[-1][0], rows[-1][1])
 
-
-__all__ = ["run_startup", "projection_values", "physical_index_name", "required_physical"]

@@ -18,7 +18,7 @@ from .row_codec import decode_row
 from .schema import layouts_json
 from .schema_startup import projection_values, run_startup
 from .storage_ddl import ident
-from .storage_errors import ConstraintViolation, IdempotencyCacheMiss, StorageQueryError, UnknownTable
+from .storage_errors import ConstraintViolation, StorageQueryError, UnknownTable
 from . import push_results
 
 
@@ -312,7 +312,7 @@ class Transaction:
             args = [self.partition, row["rowId"]]
             if table.materialize:
                 names += [c.name for c in table.columns]
-                args += projection_values(table, values)
+                args += projection_values(values)
             names += ["_sync_server_version", "_sync_scopes", "_sync_payload", "_sync_column_versions"]
             args += [row["serverVersion"], scopes_text(row["scopes"]), bytes(row["payload"]), None]
             sql = "INSERT INTO %s (%s) VALUES (%s) ON CONFLICT (_sync_partition, _sync_row_id) DO UPDATE SET %s" % (

@@ -2,8 +2,6 @@
 the core ``sync_*`` tables and an application table with its storage-internal columns. The
 harness reads these tables directly, so names and columns are upstream's."""
 
-from .jsontext import utf16_key  # noqa: F401  (re-exported for the migration's order)
-
 INTERNAL_COLUMNS = ("_sync_partition", "_sync_row_id", "_sync_server_version", "_sync_scopes",
                     "_sync_payload", "_sync_column_versions")
 
