@@ -16,6 +16,11 @@ inline constexpr std::string_view schema_error = "ssp.schema_error";
 inline constexpr std::string_view row_decode_error = "ssp.row_decode_error";
 inline constexpr std::string_view schema_refusal = "ssp.schema_refusal";
 inline constexpr std::string_view unknown_table = "ssp.unknown_table";
+// Version 2: the push path.
+inline constexpr std::string_view push_request_refused = "ssp.push_request_refused";
+inline constexpr std::string_view idempotency_cache_miss = "ssp.idempotency_cache_miss";
+inline constexpr std::string_view constraint_violation = "ssp.constraint_violation";
+inline constexpr std::string_view storage_query_error = "ssp.storage_query_error";
 
 // The driver's own failures: always a driver error in the harness.
 inline constexpr std::string_view unsupported = "ssp.unsupported";

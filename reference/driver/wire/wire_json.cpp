@@ -146,4 +146,13 @@ Bytes bytes_value(const Json& value, const std::string& path) {
   return std::move(*bytes);
 }
 
+const Json& array_value(const Json& value, const std::string& path) {
+  if (!value.is_array()) throw WireError(path + ": expected an array");
+  return value;
+}
+
+std::string element_path(const std::string& path, std::size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
 }  // namespace ssp::wire

@@ -17,8 +17,10 @@ namespace ssp::wire {
 
 using Json = nlohmann::ordered_json;
 
-// The protocol version this code speaks.
-inline constexpr std::int64_t kProtocolVersion = 1;
+// The protocol version this code speaks, and the oldest it still drives
+// (docs/driver-protocol.md, "hello": a version-1 driver has no push methods).
+inline constexpr std::int64_t kProtocolVersion = 2;
+inline constexpr std::int64_t kOldestProtocolVersion = 1;
 
 // A message that breaks the protocol's shapes: not JSON, not an object, a
 // field missing or of the wrong kind. The message names the field path.
@@ -57,6 +59,8 @@ class Fields {
   // The array itself; read its elements with the element readers below.
   const Json& array(std::string_view name) const;
   std::string path_of(std::string_view name) const;
+  // The object itself, to decode it whole with a value reader.
+  const Json& whole() const { return object_; }
 
  private:
   const Json& object_;
@@ -67,5 +71,9 @@ class Fields {
 std::string text_value(const Json& value, const std::string& path);
 std::int64_t integer_value(const Json& value, const std::string& path);
 Bytes bytes_value(const Json& value, const std::string& path);
+// `value` when it is an array; throws WireError naming `path` otherwise.
+const Json& array_value(const Json& value, const std::string& path);
+// "path[index]", the path of an array element.
+std::string element_path(const std::string& path, std::size_t index);
 
 }  // namespace ssp::wire

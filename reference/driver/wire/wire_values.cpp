@@ -10,19 +10,10 @@
 namespace ssp::wire {
 namespace {
 
-std::string element(const std::string& path, std::size_t index) {
-  return path + "[" + std::to_string(index) + "]";
-}
-
-const Json& array_value(const Json& value, const std::string& path) {
-  if (!value.is_array()) throw WireError(path + ": expected an array");
-  return value;
-}
-
 std::vector<std::string> texts_from(const Json& value, const std::string& path) {
   std::vector<std::string> texts;
   for (std::size_t i = 0; i < array_value(value, path).size(); ++i) {
-    texts.push_back(text_value(value[i], element(path, i)));
+    texts.push_back(text_value(value[i], element_path(path, i)));
   }
   return texts;
 }
@@ -81,7 +72,7 @@ SegmentRecord record_from_json(const Json& value, const std::string& path) {
   const Json& publications = f.array("publications");
   for (std::size_t i = 0; i < publications.size(); ++i) {
     record.publications.push_back(
-        publication_from_json(publications[i], element(f.path_of("publications"), i)));
+        publication_from_json(publications[i], element_path(f.path_of("publications"), i)));
   }
   return record;
 }
@@ -164,7 +155,7 @@ Json row_to_json(const storage::Row& row) {
 storage::Row row_from_json(const Json& value, const std::string& path) {
   storage::Row row;
   for (std::size_t i = 0; i < array_value(value, path).size(); ++i) {
-    row.push_back(row_value_from_json(value[i], element(path, i)));
+    row.push_back(row_value_from_json(value[i], element_path(path, i)));
   }
   return row;
 }
@@ -182,7 +173,7 @@ Json columns_to_json(const std::vector<storage::ColumnLayout>& columns) {
 std::vector<storage::ColumnLayout> columns_from_json(const Json& value, const std::string& path) {
   std::vector<storage::ColumnLayout> columns;
   for (std::size_t i = 0; i < array_value(value, path).size(); ++i) {
-    const Fields f(value[i], element(path, i));
+    const Fields f(value[i], element_path(path, i));
     const auto type = storage::column_type_from_name(f.text("type"));
     if (!type) throw WireError(f.path_of("type") + ": not one of the eight column types");
     columns.push_back({f.text("name"), *type, f.boolean("nullable")});
@@ -210,6 +201,20 @@ storage::StoredRow stored_row_from_json(const Json& value, const std::string& pa
   }
   row.payload = f.bytes("payload");
   return row;
+}
+
+Json stored_rows_to_json(const std::vector<storage::StoredRow>& rows) {
+  Json out = Json::array();
+  for (const auto& row : rows) out.push_back(stored_row_to_json(row));
+  return out;
+}
+
+std::vector<storage::StoredRow> stored_rows_from_json(const Json& value, const std::string& path) {
+  std::vector<storage::StoredRow> rows;
+  for (std::size_t i = 0; i < array_value(value, path).size(); ++i) {
+    rows.push_back(stored_row_from_json(value[i], element_path(path, i)));
+  }
+  return rows;
 }
 
 namespace {
