@@ -133,6 +133,8 @@ class OperationRun {
     try {
       (*validator_)(validation);
       return true;
+    } catch (const PushAbandoned&) {
+      throw;
     } catch (const ValidationRejection& rejection) {
       terminate(rejection_record(op_index_, rejection));
     } catch (const std::exception& thrown) {

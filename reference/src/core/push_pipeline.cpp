@@ -266,6 +266,8 @@ class Pipeline {
     try {
       options_.commit_validator(input);
       return std::nullopt;
+    } catch (const PushAbandoned&) {
+      throw;
     } catch (const CommitValidationRejection& rejection) {
       if (rejection.op_index() < 0 || rejection.op_index() >= count) {
         return error_record(0, std::string(kConstraintViolation),

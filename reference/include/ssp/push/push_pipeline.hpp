@@ -86,6 +86,17 @@ class CommitValidationRejection : public ValidationRejection {
   std::int64_t op_index_;
 };
 
+// Thrown by a validator to fail the push as a server failure instead of
+// answering it: run_push rolls back, writes nothing and lets it through,
+// where any other throw of a validator becomes a sync.constraint_violation
+// record (push.md §4.1–§4.2). The reference driver throws it, with the cause
+// nested, when a validator callback cannot be carried (a malformed answer, a
+// closed connection); a host whose validator lost its own backend may too.
+class PushAbandoned : public SspError {
+ public:
+  using SspError::SspError;
+};
+
 // What a row validator sees: the row that will persist (decoded, after the
 // scope strip) and the stored row before this operation.
 struct RowValidation {
