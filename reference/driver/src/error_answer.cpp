@@ -3,7 +3,10 @@
 #include "connection.hpp"
 
 #include "ssp/errors.hpp"
+#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/push_result.hpp"
 #include "ssp/scope_map.hpp"
+#include "ssp/storage/push_transaction.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "wire/error_codes.hpp"
 
@@ -23,8 +26,8 @@ wire::Json optional_text(const std::optional<std::string>& text) {
 
 }  // namespace
 
-// Most derived first: SchemaError, RowDecodeError and InvalidScopeMap are
-// InvalidArguments with codes of their own.
+// Most derived first: SchemaError, RowDecodeError, InvalidScopeMap and
+// StorageQueryError are InvalidArguments with codes of their own.
 wire::Json error_answer(const std::exception_ptr& error) {
   namespace code = wire::code;
   try {
@@ -35,6 +38,14 @@ wire::Json error_answer(const std::exception_ptr& error) {
     return answer(code::read_only, e);
   } catch (const StorageError& e) {
     return answer(code::storage_error, e);
+  } catch (const storage::StorageQueryError& e) {
+    return answer(code::storage_query_error, e, {{"code", e.code()}});
+  } catch (const push::PushRequestError& e) {
+    return answer(code::push_request_refused, e, {{"code", e.code()}});
+  } catch (const push::IdempotencyCacheMiss& e) {
+    return answer(code::idempotency_cache_miss, e);
+  } catch (const storage::StorageConstraintError& e) {
+    return answer(code::constraint_violation, e, {{"opIndex", e.op_index()}});
   } catch (const storage::SchemaError& e) {
     return answer(code::schema_error, e);
   } catch (const storage::RowDecodeError& e) {

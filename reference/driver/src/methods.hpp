@@ -10,7 +10,9 @@
 #include <string>
 
 #include "connection.hpp"
+#include "ssp/push/push_pipeline.hpp"
 #include "ssp/segment_store.hpp"
+#include "ssp/storage/server_storage.hpp"
 #include "wire/wire_json.hpp"
 
 namespace ssp::driver {
@@ -81,10 +83,25 @@ std::shared_ptr<T> Handles<T>::get(std::int64_t handle) const {
 // The segment stores this process opened (the download and signed-URL
 // methods read them too).
 Handles<SegmentStore>& segment_stores();
+// The server storages this process opened (the push and transaction methods
+// work on them too), and the one a request's "storage" field names.
+Handles<storage::ServerStorage>& server_storages();
+std::shared_ptr<storage::ServerStorage> server_storage_of(const Fields& params);
+// The schema JSON of params.schema, compiled: the harness sends compiled
+// schemas, so materialize is explicit for every table.
+storage::CompiledSchema compiled_schema_of(const Fields& params);
+// The push options of a push.run request (push_methods.cpp): its clock value,
+// cap, cache identity, and the callbacks it asks for.
+push::PushOptions push_options_of(const Fields& params);
+// Called by storage.close: forgets the storage's transactions, rolling back
+// the unfinished ones (transaction_methods.cpp).
+void close_transactions_of(std::int64_t storage_handle);
 
 // One registration per area.
 void add_segment_methods(MethodTable& table);
 void add_storage_methods(MethodTable& table);
+void add_push_methods(MethodTable& table);
+void add_transaction_methods(MethodTable& table);
 void add_scope_methods(MethodTable& table);
 void add_row_methods(MethodTable& table);
 void add_schema_methods(MethodTable& table);

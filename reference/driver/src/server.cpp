@@ -11,14 +11,18 @@ namespace {
 thread_local const Call* t_current_call = nullptr;
 
 // hello (docs/driver-protocol.md): the reference implements everything.
+// A version-1 hello is answered too, without the push capabilities, so an
+// older harness can still drive this driver.
 Json hello(const Fields& params) {
   const std::int64_t requested = params.integer("protocol");
-  if (requested != wire::kProtocolVersion) {
+  if (requested < wire::kOldestProtocolVersion || requested > wire::kProtocolVersion) {
     throw Unsupported("protocol version " + std::to_string(requested) +
-                      " is not spoken here (only " + std::to_string(wire::kProtocolVersion) + ")");
+                      " is not spoken here (only " + std::to_string(wire::kOldestProtocolVersion) +
+                      " to " + std::to_string(wire::kProtocolVersion) + ")");
   }
+  const bool pushes = requested >= 2;
   return Json{
-      {"protocol", wire::kProtocolVersion},
+      {"protocol", requested},
       {"implementation", {{"name", "ssp-reference"}, {"version", SSP_DRIVER_VERSION}}},
       {"capabilities",
        {{"backends", {"memory", "sqlite", "postgres"}},
@@ -27,14 +31,21 @@ Json hello(const Fields& params) {
           "error_catalog"}},
         {"hooks", true},
         {"hasher", true},
-        {"readOnly", true}}}};
+        {"readOnly", true},
+        {"push", pushes},
+        {"transactions", pushes},
+        {"pushHooks", pushes}}}};
 }
+
+}  // namespace
 
 MethodTable all_methods() {
   MethodTable table;
   table["hello"] = hello;
   add_segment_methods(table);
   add_storage_methods(table);
+  add_push_methods(table);
+  add_transaction_methods(table);
   add_scope_methods(table);
   add_row_methods(table);
   add_schema_methods(table);
@@ -43,8 +54,6 @@ MethodTable all_methods() {
   add_error_catalog_methods(table);
   return table;
 }
-
-}  // namespace
 
 const Call& current_call() {
   if (t_current_call == nullptr) throw std::logic_error("no call is being served on this thread");
@@ -59,8 +68,7 @@ void throw_unknown_handle(std::int64_t handle) {
   throw wire::WireError("no open object has handle " + std::to_string(handle));
 }
 
-int serve(Connection& connection) {
-  static const MethodTable methods = all_methods();
+int serve(Connection& connection, const MethodTable& methods) {
   connection.run([&](const Json& request) {
     const Call call{request.at("id"), connection};
     const CallScope scope(call);

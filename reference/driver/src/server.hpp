@@ -3,10 +3,16 @@
 #pragma once
 
 #include "connection.hpp"
+#include "methods.hpp"
 
 namespace ssp::driver {
 
-// Serves `connection` until its input ends. Returns the exit status (0).
-int serve(Connection& connection);
+// hello and every method of docs/driver-protocol.md.
+MethodTable all_methods();
+
+// Serves `connection` with `methods` until its input ends. Returns the exit
+// status (0). The fake drivers of the harness's own tests serve a table with
+// one method replaced.
+int serve(Connection& connection, const MethodTable& methods = all_methods());
 
 }  // namespace ssp::driver

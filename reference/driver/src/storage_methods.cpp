@@ -6,15 +6,11 @@
 #include "ssp/storage/postgres_server_storage.hpp"
 #include "ssp/storage/schema_json.hpp"
 #include "ssp/storage/sqlite_server_storage.hpp"
+#include "wire/push_values.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {
 namespace {
-
-Handles<storage::ServerStorage>& storages() {
-  static Handles<storage::ServerStorage> open;
-  return open;
-}
 
 storage::ServerStorageOptions options_from(const Fields& f) {
   storage::ServerStorageOptions options;
@@ -44,51 +40,75 @@ Json open(const Fields& params) {
   } else {
     throw InvalidArgument("the reference has no server storage on the memory backend");
   }
-  return Json{{"storage", storages().add(std::move(opened))}};
-}
-
-std::shared_ptr<storage::ServerStorage> storage_of(const Fields& params) {
-  return storages().get(params.integer("storage"));
-}
-
-// The schema JSON of params.schema, compiled: the harness sends compiled
-// schemas, so materialize is explicit for every table.
-storage::CompiledSchema schema_of(const Fields& params) {
-  return storage::compile_schema(storage::parse_schema_value(params.at("schema")));
+  return Json{{"storage", server_storages().add(std::move(opened))}};
 }
 
 Json ensure_schema(const Fields& params) {
-  return wire::schema_report_to_json(storage_of(params)->ensure_schema(schema_of(params)));
+  return wire::schema_report_to_json(server_storage_of(params)->ensure_schema(compiled_schema_of(params)));
 }
 
 Json preview_schema(const Fields& params) {
-  return wire::schema_report_to_json(storage_of(params)->preview_schema(schema_of(params)));
+  return wire::schema_report_to_json(server_storage_of(params)->preview_schema(compiled_schema_of(params)));
 }
 
 Json get_row(const Fields& params) {
-  const auto row = storage_of(params)->get_row(params.text("partition"), params.text("table"),
+  const auto row = server_storage_of(params)->get_row(params.text("partition"), params.text("table"),
                                                params.text("rowId"));
   return Json{{"row", row ? wire::stored_row_to_json(*row) : Json()}};
 }
 
 Json upsert_row(const Fields& params) {
-  storage_of(params)->upsert_row(params.text("partition"), params.text("table"),
+  server_storage_of(params)->upsert_row(params.text("partition"), params.text("table"),
                                  wire::stored_row_from_json(params.at("row"), params.path_of("row")));
   return Json::object();
 }
 
 Json read_projection(const Fields& params) {
-  const auto values = storage_of(params)->read_projection(
+  const auto values = server_storage_of(params)->read_projection(
       params.text("partition"), params.text("table"), params.text("rowId"));
   return Json{{"values", values ? wire::row_to_json(*values) : Json()}};
 }
 
+Json get_push_result(const Fields& params) {
+  const auto result = server_storage_of(params)->get_push_result(
+      params.text("partition"), params.text("clientId"), params.text("clientCommitId"));
+  return Json{{"result", result ? wire::stored_push_result_to_json(*result) : Json()}};
+}
+
+Json get_max_commit_seq(const Fields& params) {
+  return Json{{"commitSeq", server_storage_of(params)->get_max_commit_seq(params.text("partition"))}};
+}
+
+Json read_commit_window(const Fields& params) {
+  Json commits = Json::array();
+  for (const auto& commit : server_storage_of(params)->read_commit_window(
+           params.text("partition"), params.integer("afterSeq"), params.integer("limit"))) {
+    commits.push_back(wire::commit_to_json(commit));
+  }
+  return Json{{"commits", std::move(commits)}};
+}
+
 Json close(const Fields& params) {
-  storages().remove(params.integer("storage"));
+  const std::int64_t handle = params.integer("storage");
+  close_transactions_of(handle);
+  server_storages().remove(handle);
   return Json::object();
 }
 
 }  // namespace
+
+Handles<storage::ServerStorage>& server_storages() {
+  static Handles<storage::ServerStorage> open;
+  return open;
+}
+
+std::shared_ptr<storage::ServerStorage> server_storage_of(const Fields& params) {
+  return server_storages().get(params.integer("storage"));
+}
+
+storage::CompiledSchema compiled_schema_of(const Fields& params) {
+  return storage::compile_schema(storage::parse_schema_value(params.at("schema")));
+}
 
 void add_storage_methods(MethodTable& table) {
   table["storage.open"] = open;
@@ -97,6 +117,9 @@ void add_storage_methods(MethodTable& table) {
   table["storage.get_row"] = get_row;
   table["storage.upsert_row"] = upsert_row;
   table["storage.read_projection"] = read_projection;
+  table["storage.get_push_result"] = get_push_result;
+  table["storage.get_max_commit_seq"] = get_max_commit_seq;
+  table["storage.read_commit_window"] = read_commit_window;
   table["storage.close"] = close;
 }
 
