@@ -35,7 +35,9 @@ enum class Capability {
   download,         // download(): the §5.5 decision
   signed_url,       // signed_urls(): §5.4 tokens
   error_catalog,    // error_catalog(): the §10.2 table
-  push,             // push() and ServerStorage's push transactions and commit log
+  push,             // push() and ServerStorage's stored results and commit log reads
+  transactions,     // ServerStorage::begin and the PushTransaction steps
+  push_hooks,       // PushOptions::hook runs at H0–H6 and can park or fail the push
 };
 // e.g. "the segment store", "parking at hook points".
 std::string_view capability_name(Capability capability);
@@ -53,6 +55,12 @@ class Candidate {
   virtual bool has(Capability capability) const {
     static_cast<void>(capability);
     return true;
+  }
+  // Why the candidate lacks `capability`, beyond its name, e.g. "the driver
+  // speaks protocol version 1"; empty when there is nothing to add.
+  virtual std::string lacks_because(Capability capability) const {
+    static_cast<void>(capability);
+    return {};
   }
 
   // Whether stores opened twice over one location see each other's data

@@ -17,7 +17,9 @@ std::string_view capability_name(Capability capability) {
     case Capability::download: return "the download decision (download.*)";
     case Capability::signed_url: return "signed URLs (signed_url.*)";
     case Capability::error_catalog: return "the error catalog (error_catalog.*)";
-    case Capability::push: return "the push path (not in driver protocol version 1)";
+    case Capability::push: return "the push path (push.run and the commit log reads)";
+    case Capability::transactions: return "the raw push transaction (storage.begin, tx.*)";
+    case Capability::push_hooks: return "parking a push at its hook points H0-H6";
   }
   return "an unknown capability";
 }
@@ -36,6 +38,8 @@ std::string_view capability_key(Capability capability) {
     case Capability::signed_url: return "signed_url";
     case Capability::error_catalog: return "error_catalog";
     case Capability::push: return "push";
+    case Capability::transactions: return "transactions";
+    case Capability::push_hooks: return "push_hooks";
   }
   return "unknown";
 }
@@ -46,8 +50,12 @@ void record_missing_capability(Capability capability) {
 
 std::optional<std::string> capability_gate(const Candidate& candidate, Capability capability) {
   if (candidate.has(capability)) return std::nullopt;
-  return "candidate " + candidate.name() + " does not implement " +
-         std::string(capability_name(capability));
+  std::string reason = "candidate " + candidate.name() + " does not implement " +
+                       std::string(capability_name(capability));
+  if (const std::string because = candidate.lacks_because(capability); !because.empty()) {
+    reason += ": " + because;
+  }
+  return reason;
 }
 
 void CapabilityGrant::require(Capability needed) const {

@@ -8,6 +8,7 @@
 
 #include "harness/areas/download_area.hpp"
 #include "harness/areas/error_catalog_area.hpp"
+#include "harness/areas/push_area.hpp"
 #include "harness/areas/row_area.hpp"
 #include "harness/areas/schema_area.hpp"
 #include "harness/areas/scope_area.hpp"
@@ -27,5 +28,9 @@ std::unique_ptr<ErrorCatalogArea> make_driver_error_catalog_area(DriverProcess& 
 std::unique_ptr<SignedUrlArea> make_driver_signed_url_area(DriverProcess& session);
 // download.authorize goes to the process of the store it reads.
 std::unique_ptr<DownloadArea> make_driver_download_area();
+// push.run goes to the process of the storage it pushes to, which must be one
+// the driver opened (else HarnessError). A hook is refused as a HarnessError
+// unless the hello advertised pushHooks.
+std::unique_ptr<PushArea> make_driver_push_area(bool hooks_advertised);
 
 }  // namespace ssp::harness

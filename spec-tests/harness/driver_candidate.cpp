@@ -38,9 +38,22 @@ class DriverCandidate final : public Candidate {
       case Capability::download: return hello_.areas.contains("download");
       case Capability::signed_url: return hello_.areas.contains("signed_url");
       case Capability::error_catalog: return hello_.areas.contains("error_catalog");
-      case Capability::push: return false;  // protocol version 1 has no push methods
+      case Capability::push: return hello_.push && has_all_areas({"storage", "rows"});
+      case Capability::transactions: return hello_.transactions && has_all_areas({"storage"});
+      case Capability::push_hooks: return hello_.push_hooks && has(Capability::push);
     }
     return false;
+  }
+
+  std::string lacks_because(Capability capability) const override {
+    const bool pushing = capability == Capability::push ||
+                         capability == Capability::transactions ||
+                         capability == Capability::push_hooks;
+    if (pushing && hello_.protocol < 2) {
+      return "the driver speaks protocol version " + std::to_string(hello_.protocol) +
+             ", which has no push methods";
+    }
+    return {};
   }
 
   std::unique_ptr<SegmentStore> open_segment_store(const DatabaseLocation& location,
@@ -68,11 +81,7 @@ class DriverCandidate final : public Candidate {
   SignedUrlArea& signed_urls() override {
     return area(Capability::signed_url, "signed_url.*", *signed_urls_);
   }
-  // Never advertised (has(push) is false), so require() throws.
-  PushArea& push() override {
-    require(Capability::push, "push");
-    throw HarnessError("push: unreachable");
-  }
+  PushArea& push() override { return area(Capability::push, "push.*", *push_); }
   ErrorCatalogArea& error_catalog() override {
     return area(Capability::error_catalog, "error_catalog.*", *error_catalog_);
   }
@@ -87,6 +96,13 @@ class DriverCandidate final : public Candidate {
                          ", which the driver's hello does not advertise, and did not skip at "
                          "its capability gate");
     }
+  }
+
+  bool has_all_areas(std::initializer_list<std::string_view> areas) const {
+    for (const std::string_view needed : areas) {
+      if (!hello_.areas.contains(std::string(needed))) return false;
+    }
+    return true;
   }
 
   template <class Area>
@@ -107,6 +123,7 @@ class DriverCandidate final : public Candidate {
   const std::unique_ptr<SignedUrlArea> signed_urls_ = make_driver_signed_url_area(*session_);
   const std::unique_ptr<ErrorCatalogArea> error_catalog_ =
       make_driver_error_catalog_area(*session_);
+  const std::unique_ptr<PushArea> push_ = make_driver_push_area(hello_.push_hooks);
 };
 
 }  // namespace

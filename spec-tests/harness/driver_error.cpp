@@ -6,7 +6,10 @@
 #include <map>
 
 #include "ssp/errors.hpp"
+#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/push_result.hpp"
 #include "ssp/scope_map.hpp"
+#include "ssp/storage/push_transaction.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "wire/error_codes.hpp"
 
@@ -14,6 +17,8 @@ namespace ssp::harness {
 namespace {
 
 constexpr std::string_view kPrefix = "driver error: ";
+
+thread_local bool expected_here = false;
 
 // An exception of type Error whose what() is the driver's message verbatim,
 // for types whose constructors compose their own text.
@@ -63,6 +68,18 @@ const std::map<std::string_view, Thrower>& throwers() {
        [](auto& m, const wire::Fields& d) {
          throw Relayed<storage::RowDecodeError>(m, d.text("column"), m);
        }},
+      {code::push_request_refused,
+       [](auto& m, auto& d) { throw push::PushRequestError(d.text("code"), m); }},
+      {code::idempotency_cache_miss,
+       [](auto& m, auto&) { throw Relayed<push::IdempotencyCacheMiss>(m); }},
+      {code::constraint_violation,
+       [](auto& m, auto& d) {
+         throw Relayed<storage::StorageConstraintError>(m, d.integer("opIndex"));
+       }},
+      {code::storage_query_error,
+       [](auto& m, auto& d) {
+         throw Relayed<storage::StorageQueryError>(m, d.text("code"), std::string());
+       }},
       {code::unknown_table,
        [](auto& m, const wire::Fields& d) {
          throw Relayed<storage::UnknownTable>(m, d.text("table"));
@@ -82,10 +99,16 @@ const std::map<std::string_view, Thrower>& throwers() {
 
 DriverError::DriverError(const std::string& method, const std::string& problem)
     : std::runtime_error(std::string(kPrefix) + method + ": " + problem) {
-  if (::testing::UnitTest::GetInstance()->current_test_info() != nullptr) {
+  if (!expected_here && ::testing::UnitTest::GetInstance()->current_test_info() != nullptr) {
     ::testing::Test::RecordProperty("driver_error", what());
   }
 }
+
+DriverErrorsExpected::DriverErrorsExpected() : was_expected_(expected_here) {
+  expected_here = true;
+}
+
+DriverErrorsExpected::~DriverErrorsExpected() { expected_here = was_expected_; }
 
 bool reports_driver_error(const std::string& message) {
   return message.find(kPrefix) != std::string::npos;

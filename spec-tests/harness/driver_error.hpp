@@ -18,6 +18,19 @@ class DriverError : public std::runtime_error {
   DriverError(const std::string& method, const std::string& problem);
 };
 
+// For the harness's own tests of a driver's refusals: while one lives, a
+// DriverError constructed on this thread does not mark the running test.
+class DriverErrorsExpected {
+ public:
+  DriverErrorsExpected();
+  ~DriverErrorsExpected();
+  DriverErrorsExpected(const DriverErrorsExpected&) = delete;
+  DriverErrorsExpected& operator=(const DriverErrorsExpected&) = delete;
+
+ private:
+  bool was_expected_;
+};
+
 // True when `message` (a test's failure text) reports a DriverError.
 bool reports_driver_error(const std::string& message);
 

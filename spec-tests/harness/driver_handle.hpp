@@ -32,6 +32,9 @@ class DriverHandle {
   // a store), with the handle added to `params` the same way.
   wire::Json call_method(const std::string& method, wire::Json params,
                          const DriverProcess::CallbackHandler& on_callback = {});
+  // The process serving this object, for requests about objects it holds for
+  // this one (a transaction it began, a push in flight).
+  DriverProcess& process() { return *process_; }
 
  private:
   const std::string command_;

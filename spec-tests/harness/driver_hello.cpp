@@ -1,6 +1,7 @@
 #include "harness/driver_hello.hpp"
 
 #include "harness/driver_error.hpp"
+#include "wire/error_codes.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -14,30 +15,63 @@ std::set<std::string> texts(const wire::Fields& fields, std::string_view name) {
   return out;
 }
 
-}  // namespace
+// A capability added after version 1: optional, false when absent.
+bool optional_flag(const wire::Fields& capabilities, std::string_view name) {
+  return capabilities.has(name) && capabilities.boolean(name);
+}
 
-DriverHello say_hello(DriverProcess& process) {
-  const wire::Json answer =
-      process.call("hello", {{"protocol", wire::kProtocolVersion}, {"harness", "ssp-conformance"}});
+DriverHello read_hello(const wire::Json& answer, std::int64_t asked) {
   try {
     const wire::Fields result(answer, "result");
     const std::int64_t protocol = result.integer("protocol");
-    if (protocol != wire::kProtocolVersion) {
-      throw DriverError("hello", "the driver speaks protocol " + std::to_string(protocol) +
-                                     ", the harness " + std::to_string(wire::kProtocolVersion));
+    if (protocol != asked) {
+      throw DriverError("hello", "the driver answered protocol " + std::to_string(protocol) +
+                                     " to a hello for version " + std::to_string(asked));
     }
     const wire::Fields implementation = result.object("implementation");
     const wire::Fields capabilities = result.object("capabilities");
-    return DriverHello{implementation.text("name"),
-                       implementation.text("version"),
-                       texts(capabilities, "backends"),
-                       texts(capabilities, "areas"),
-                       capabilities.boolean("hooks"),
-                       capabilities.boolean("hasher"),
-                       capabilities.has("readOnly") && capabilities.boolean("readOnly")};
+    DriverHello hello{protocol,
+                      implementation.text("name"),
+                      implementation.text("version"),
+                      texts(capabilities, "backends"),
+                      texts(capabilities, "areas"),
+                      capabilities.boolean("hooks"),
+                      capabilities.boolean("hasher"),
+                      optional_flag(capabilities, "readOnly")};
+    if (protocol >= 2) {
+      hello.push = optional_flag(capabilities, "push");
+      hello.transactions = optional_flag(capabilities, "transactions");
+      hello.push_hooks = optional_flag(capabilities, "pushHooks");
+    }
+    return hello;
   } catch (const wire::WireError& error) {
     throw DriverError("hello", std::string("protocol violation: ") + error.what());
   }
+}
+
+wire::Json hello_params(std::int64_t version) {
+  return {{"protocol", version}, {"harness", "ssp-conformance"}};
+}
+
+}  // namespace
+
+DriverHello say_hello(DriverProcess& process) {
+  try {
+    // A refusal here is how an older driver answers, not its error: a real
+    // error is thrown on, and names the driver in the test's failure text.
+    const DriverErrorsExpected older_drivers_refuse;
+    return read_hello(process.call("hello", hello_params(wire::kProtocolVersion)),
+                      wire::kProtocolVersion);
+  } catch (const DriverError& refused) {
+    // An older driver refuses the version it does not speak with
+    // ssp.unsupported, which reaches here as a DriverError naming the code.
+    if (std::string(refused.what()).find(wire::code::unsupported) == std::string::npos ||
+        !process.healthy()) {
+      throw;
+    }
+  }
+  return read_hello(process.call("hello", hello_params(wire::kOldestProtocolVersion)),
+                    wire::kOldestProtocolVersion);
 }
 
 }  // namespace ssp::harness

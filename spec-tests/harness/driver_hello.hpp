@@ -10,6 +10,7 @@
 namespace ssp::harness {
 
 struct DriverHello {
+  std::int64_t protocol = 0;  // the version both ends speak: 2, or 1 for an older driver
   std::string name;
   std::string version;
   std::set<std::string> backends;
@@ -17,10 +18,16 @@ struct DriverHello {
   bool hooks = false;
   bool hasher = false;
   bool read_only = false;  // "readOnly"; absent means false (added after version 1 shipped)
+  // Version 2, each optional and false when absent.
+  bool push = false;
+  bool transactions = false;
+  bool push_hooks = false;  // "pushHooks"
 };
 
-// Sends hello on `process` and reads the answer strictly. Throws DriverError
-// when the answer is malformed or speaks another protocol version.
+// Sends hello for version 2 on `process`, and for version 1 again when the
+// driver answers ssp.unsupported (docs/driver-protocol.md, "Versions"); reads
+// the answer strictly. Throws DriverError when the answer is malformed, names
+// another version than the one asked for, or version 1 is refused too.
 DriverHello say_hello(DriverProcess& process);
 
 }  // namespace ssp::harness

@@ -5,6 +5,8 @@
 #include "harness/driver_error.hpp"
 #include "harness/driver_handle.hpp"
 #include "harness/driver_location.hpp"
+#include "harness/driver_push_transaction.hpp"
+#include "wire/push_values.hpp"
 #include "wire/hook_points.hpp"
 #include "wire/wire_values.hpp"
 
@@ -18,13 +20,17 @@ class DriverServerStorage final : public storage::ServerStorage {
   DriverServerStorage(const std::string& command, const DatabaseLocation& location,
                       storage::ServerStorageOptions options)
       : options_(std::move(options)),
-        handle_(command, "storage", "storage",
-                {{"location", location_to_json(location)},
+        handle_(std::make_shared<DriverHandle>(
+            command, "storage", "storage",
+            Json{{"location", location_to_json(location)},
                  {"options",
                   {{"compatibility",
                     options_.compatibility == storage::Compatibility::v0_21 ? "0.21" : "0.22"},
                    {"lockWaitMs", options_.lock_wait_ms},
-                   {"hooks", static_cast<bool>(options_.ensure_hook)}}}}) {}
+                   {"hooks", static_cast<bool>(options_.ensure_hook)}}}})) {}
+
+  // The handle push.run is sent with (driver_push_area.cpp).
+  DriverHandle& handle() { return *handle_; }
 
   storage::SchemaReport ensure_schema(const storage::CompiledSchema& schema) override {
     return startup("ensure_schema", schema);
@@ -36,8 +42,8 @@ class DriverServerStorage final : public storage::ServerStorage {
 
   std::optional<storage::StoredRow> get_row(const std::string& partition, const std::string& table,
                                             const std::string& row_id) override {
-    const Json result = handle_.call("get_row", row_key(partition, table, row_id));
-    return decode_answer(handle_.method("get_row"), [&]() -> std::optional<storage::StoredRow> {
+    const Json result = handle_->call("get_row", row_key(partition, table, row_id));
+    return decode_answer(handle_->method("get_row"), [&]() -> std::optional<storage::StoredRow> {
       const Json& row = wire::Fields(result, "result").at("row");
       if (row.is_null()) return std::nullopt;
       return wire::stored_row_from_json(row, "result.row");
@@ -46,7 +52,7 @@ class DriverServerStorage final : public storage::ServerStorage {
 
   void upsert_row(const std::string& partition, const std::string& table,
                   const storage::StoredRow& row) override {
-    handle_.call("upsert_row", {{"partition", partition},
+    handle_->call("upsert_row", {{"partition", partition},
                                 {"table", table},
                                 {"row", wire::stored_row_to_json(row)}});
   }
@@ -54,37 +60,57 @@ class DriverServerStorage final : public storage::ServerStorage {
   std::optional<storage::Row> read_projection(const std::string& partition,
                                               const std::string& table,
                                               const std::string& row_id) override {
-    const Json result = handle_.call("read_projection", row_key(partition, table, row_id));
-    return decode_answer(handle_.method("read_projection"), [&]() -> std::optional<storage::Row> {
+    const Json result = handle_->call("read_projection", row_key(partition, table, row_id));
+    return decode_answer(handle_->method("read_projection"), [&]() -> std::optional<storage::Row> {
       const Json& values = wire::Fields(result, "result").at("values");
       if (values.is_null()) return std::nullopt;
       return wire::row_from_json(values, "result.values");
     });
   }
 
-  // Protocol version 1 has no push methods; tests reach these only after
-  // SSP_REQUIRE_CAPABILITY(candidate(), Capability::push), which a driver
-  // never advertises.
-  std::unique_ptr<storage::PushTransaction> begin(const std::string&) override {
-    no_push_method("begin");
+  // Version 2 (capabilities transactions and push); tests reach these only
+  // past their capability gates.
+  std::unique_ptr<storage::PushTransaction> begin(const std::string& partition) override {
+    return begin_driver_push_transaction(handle_, partition);
   }
-  std::optional<push::StoredPushResult> get_push_result(const std::string&, const std::string&,
-                                                        const std::string&) override {
-    no_push_method("get_push_result");
+
+  std::optional<push::StoredPushResult> get_push_result(
+      const std::string& partition, const std::string& client_id,
+      const std::string& client_commit_id) override {
+    const Json result = handle_->call("get_push_result", {{"partition", partition},
+                                                          {"clientId", client_id},
+                                                          {"clientCommitId", client_commit_id}});
+    return decode_answer(handle_->method("get_push_result"),
+                         [&]() -> std::optional<push::StoredPushResult> {
+                           const Json& stored = wire::Fields(result, "result").at("result");
+                           if (stored.is_null()) return std::nullopt;
+                           return wire::stored_push_result_from_json(stored, "result.result");
+                         });
   }
-  std::int64_t get_max_commit_seq(const std::string&) override {
-    no_push_method("get_max_commit_seq");
+
+  std::int64_t get_max_commit_seq(const std::string& partition) override {
+    const Json result = handle_->call("get_max_commit_seq", {{"partition", partition}});
+    return decode_answer(handle_->method("get_max_commit_seq"),
+                         [&] { return wire::Fields(result, "result").integer("commitSeq"); });
   }
-  std::vector<storage::Commit> read_commit_window(const std::string&, std::int64_t,
-                                                  std::int64_t) override {
-    no_push_method("read_commit_window");
+
+  std::vector<storage::Commit> read_commit_window(const std::string& partition,
+                                                  std::int64_t after_seq,
+                                                  std::int64_t limit) override {
+    const Json result = handle_->call(
+        "read_commit_window", {{"partition", partition}, {"afterSeq", after_seq}, {"limit", limit}});
+    return decode_answer(handle_->method("read_commit_window"), [&] {
+      const Json& commits = wire::Fields(result, "result").at("commits");
+      std::vector<storage::Commit> out;
+      for (std::size_t i = 0; i < wire::array_value(commits, "result.commits").size(); ++i) {
+        out.push_back(
+            wire::commit_from_json(commits[i], wire::element_path("result.commits", i)));
+      }
+      return out;
+    });
   }
 
  private:
-  [[noreturn]] static void no_push_method(const std::string& method) {
-    throw DriverError("storage." + method,
-                      "driver protocol version 1 has no push methods (" + method + ")");
-  }
 
   static Json row_key(const std::string& partition, const std::string& table,
                       const std::string& row_id) {
@@ -92,7 +118,7 @@ class DriverServerStorage final : public storage::ServerStorage {
   }
 
   storage::SchemaReport startup(const std::string& verb, const storage::CompiledSchema& schema) {
-    const std::string method = handle_.method(verb);
+    const std::string method = handle_->method(verb);
     std::vector<storage::EnsureHookPoint> passed;
     const auto on_callback = [&](const std::string& name, const wire::Fields& params) -> Json {
       if (name != "hook" || !options_.ensure_hook) {
@@ -111,7 +137,7 @@ class DriverServerStorage final : public storage::ServerStorage {
       return Json::object();
     };
     const Json result =
-        handle_.call(verb, {{"schema", wire::compiled_schema_to_json(schema)}}, on_callback);
+        handle_->call(verb, {{"schema", wire::compiled_schema_to_json(schema)}}, on_callback);
     const storage::SchemaReport report =
         decode_answer(method, [&] { return wire::schema_report_from_json(result, "result"); });
     // A memoized answer reads nothing; any other success ran the whole sequence.
@@ -126,10 +152,16 @@ class DriverServerStorage final : public storage::ServerStorage {
   }
 
   const storage::ServerStorageOptions options_;
-  DriverHandle handle_;
+  // Shared with the transactions it began (driver_push_transaction.hpp).
+  const std::shared_ptr<DriverHandle> handle_;
 };
 
 }  // namespace
+
+DriverHandle* driver_storage_handle(storage::ServerStorage& storage) {
+  auto* ours = dynamic_cast<DriverServerStorage*>(&storage);
+  return ours != nullptr ? &ours->handle() : nullptr;
+}
 
 std::unique_ptr<storage::ServerStorage> open_driver_server_storage(
     const std::string& command, const DatabaseLocation& location,

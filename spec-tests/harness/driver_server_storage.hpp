@@ -6,6 +6,7 @@
 #include <string>
 
 #include "harness/backend.hpp"
+#include "harness/driver_handle.hpp"
 #include "ssp/storage/server_storage.hpp"
 
 namespace ssp::harness {
@@ -17,5 +18,9 @@ namespace ssp::harness {
 std::unique_ptr<storage::ServerStorage> open_driver_server_storage(
     const std::string& command, const DatabaseLocation& location,
     const storage::ServerStorageOptions& options);
+
+// The handle of `storage` when open_driver_server_storage opened it, else
+// nullptr (a storage of another candidate, or a test's decorator).
+DriverHandle* driver_storage_handle(storage::ServerStorage& storage);
 
 }  // namespace ssp::harness

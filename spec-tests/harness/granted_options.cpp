@@ -14,6 +14,12 @@ void install_ensure_hook(const CapabilityGrant& hooks, storage::ServerStorageOpt
   options.ensure_hook = std::move(hook);
 }
 
+void install_push_hook(const CapabilityGrant& push_hooks, push::PushOptions& options,
+                       std::function<void(push::PushHookPoint)> hook) {
+  push_hooks.require(Capability::push_hooks);
+  options.hook = std::move(hook);
+}
+
 void inject_hasher(const CapabilityGrant& hasher, SegmentStoreOptions& options,
                    ContentHasher content_hasher) {
   hasher.require(Capability::injected_hasher);

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "harness/capability_gate.hpp"
+#include "ssp/push/push_pipeline.hpp"
 #include "ssp/segment_store_options.hpp"
 #include "ssp/storage/server_storage.hpp"
 
@@ -19,6 +20,11 @@ void install_put_hook(const CapabilityGrant& hooks, SegmentStoreOptions& options
 // Sets options.ensure_hook; `hooks` must be the grant of Capability::hooks.
 void install_ensure_hook(const CapabilityGrant& hooks, storage::ServerStorageOptions& options,
                          std::function<void(storage::EnsureHookPoint)> hook);
+
+// Sets options.hook of a push; `push_hooks` must be the grant of
+// Capability::push_hooks.
+void install_push_hook(const CapabilityGrant& push_hooks, push::PushOptions& options,
+                       std::function<void(push::PushHookPoint)> hook);
 
 // Sets options.hasher; `hasher` must be the grant of Capability::injected_hasher.
 void inject_hasher(const CapabilityGrant& hasher, SegmentStoreOptions& options,

@@ -54,10 +54,10 @@ class PushTest : public StorageTest {
   // Actor "user-1" of partition "acme"; all_scopes() unless told.
   static push::PushActor actor(std::optional<ScopeMap> allowed = all_scopes(),
                                const std::string& partition = "acme");
-  // A clock that starts at 1000 and advances by one per read (clock_reads()
-  // counts them), cache identities "identity-1", "identity-2", …
+  // A clock that starts at 1000 and advances by one per read, cache
+  // identities "identity-1", "identity-2", …: the push area reads each once
+  // per push (push_area.hpp).
   push::PushOptions options();
-  int clock_reads() const { return clock_reads_; }
 
   // candidate().push().push(storage(), schema(), …).
   push::PushAnswer push(const push::PushCommit& commit);
@@ -83,7 +83,6 @@ class PushTest : public StorageTest {
  private:
   storage::CompiledSchema schema_;
   std::int64_t now_ = 1000;
-  int clock_reads_ = 0;
   int identities_ = 0;
 };
 

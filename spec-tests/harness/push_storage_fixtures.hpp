@@ -30,6 +30,7 @@ class PushStorageTest : public StorageTest {
     StorageTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     SSP_REQUIRE_CAPABILITY(candidate(), Capability::push);
+    SSP_REQUIRE_CAPABILITY(candidate(), Capability::transactions);
     storage().ensure_schema(example_compiled());
   }
 

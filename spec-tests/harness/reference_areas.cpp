@@ -94,7 +94,21 @@ class ReferencePushArea final : public PushArea {
   push::PushAnswer push(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
                         const push::PushActor& actor, const push::PushCommit& commit,
                         const push::PushOptions& options) override {
-    return push::run_push(storage, schema, actor, commit, options);
+    return push::run_push(storage, schema, actor, commit, values_read_once(options));
+  }
+
+ private:
+  // The clock and the cache identity as the driver protocol carries them:
+  // read once, before the push (push_area.hpp), so that a test sees the same
+  // reads in process and through a driver.
+  static push::PushOptions values_read_once(const push::PushOptions& options) {
+    if (!options.clock) throw InvalidArgument("PushOptions::clock is required");
+    push::PushOptions fixed = options;
+    fixed.clock = [now = options.clock()] { return now; };
+    if (options.new_cache_identity) {
+      fixed.new_cache_identity = [identity = options.new_cache_identity()] { return identity; };
+    }
+    return fixed;
   }
 };
 
