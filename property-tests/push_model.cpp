@@ -85,8 +85,13 @@ std::optional<std::string> title_of(const std::string& table, const storage::Row
 ModelAnswer PushPipelineModel::push(const ModelActor& actor, const ModelCommit& commit) {
   Partition& partition = partitions_[actor.partition];
   const auto key = std::make_pair(commit.client_id, commit.client_commit_id);
+  // The clock value and the cache identity of this push: the push area reads
+  // each once per push, before it runs (harness/areas/push_area.hpp); only a
+  // push that mints an outcome uses them.
+  const std::int64_t created_at = read_clock();
+  const std::string identity = mint_identity();
 
-  // §2.3, §6.3: a stored outcome replays; nothing runs, no clock, no identity.
+  // §2.3, §6.3: a stored outcome replays; nothing runs.
   if (const auto stored = partition.results.find(key); stored != partition.results.end()) {
     ModelAnswer replay;
     replay.status = stored->second.status == ModelPushStatus::applied ? ModelAnswerStatus::cached
@@ -97,8 +102,6 @@ ModelAnswer PushPipelineModel::push(const ModelActor& actor, const ModelCommit& 
     return replay;
   }
 
-  // DECISION Q6: one clock read per push that runs the pipeline.
-  const std::int64_t created_at = read_clock();
   Tables staged = partition.tables;  // writes of this commit, discarded on rejection
   std::vector<ModelChange> changes;
   std::optional<ModelRecord> terminating;
@@ -236,7 +239,7 @@ ModelAnswer PushPipelineModel::push(const ModelActor& actor, const ModelCommit& 
     answer.status = ModelAnswerStatus::applied;
     answer.commit_seq = seq;
   }
-  result.cache_identity = mint_identity();
+  result.cache_identity = identity;
   answer.results = result.results;
   partition.results[key] = std::move(result);
   return answer;

@@ -132,7 +132,7 @@ class PushPipelineModel {
  public:
   // The clock the candidate's options read: `start`, one more per read, and
   // advance(ms) moves it on. Cache identities are "identity-1", "identity-2", …
-  // in the order outcomes are minted.
+  // Each push reads one of each, whether or not it mints an outcome.
   explicit PushPipelineModel(std::int64_t clock_start) : now_(clock_start) {}
 
   // Moves the clock on between pushes.

@@ -9,12 +9,14 @@
 // after the rollback.
 #include <gmock/gmock.h>
 
+#include "harness/granted_options.hpp"
 #include "harness/push_fixtures.hpp"
 
 namespace ssp::harness {
 namespace {
 
 using push::PushAnswerStatus;
+using push::PushHookPoint;
 
 // More writes than any push of these tests needs: a run that reaches it has
 // not finished the push with every write allowed.
@@ -160,6 +162,48 @@ TEST_P(PushCrash, PUSH_CRASH_2_ARejectionCutAfterAnyWriteLeavesNoTraceAndIsStore
     if (HasFailure() || completed) return;
   }
   FAIL() << "the push was still failing after " << kMaxWrites << " row writes";
+}
+
+// The points a push fails at when a hook callback fails there: each read
+// (H0 after the lookup outside the transaction, H3 after the recheck under
+// the lock), right after the lock and its SAVEPOINT (H2), between the staged
+// writes and the commit (H4, H5), and just before COMMIT (H6), on the applied
+// path and on the rejection path (which does not pass H4 and H5).
+TEST_P(PushCrash, PUSH_CRASH_3_AFailureAtAnyHookPointLeavesNoTraceAndThePushRunsAgain) {
+  record_spec("§6.4", "PUSH-CRASH-3");
+  SSP_GRANT_CAPABILITY(push_hooks, candidate(), Capability::push_hooks);
+  seed_rounds();
+  if (HasFatalFailure()) return;
+  std::int64_t expected_seq = max_seq();
+  int round = 0;
+  for (const bool rejected : {false, true}) {
+    for (int p = 0; p <= static_cast<int>(PushHookPoint::before_commit); ++p) {
+      const auto point = static_cast<PushHookPoint>(p);
+      const bool passes = !rejected || (point != PushHookPoint::after_operations &&
+                                        point != PushHookPoint::before_append_commit);
+      if (!passes) continue;
+      const std::string name(push::push_hook_point_name(point));
+      SCOPED_TRACE(std::string(rejected ? "a rejection" : "an applied push") + " failing at " + name);
+      const push::PushCommit pushed = round_commit(round++, rejected);
+      const push::PushOptions working = rejected ? refusing_options() : options();
+      push::PushOptions failing = working;
+      install_push_hook(push_hooks, failing, [point, name](PushHookPoint reached) {
+        if (reached == point) throw std::runtime_error("failure injected at " + name);
+      });
+      const std::string before = database().dump_all_tables();
+      EXPECT_THROW(push(pushed, failing), std::runtime_error);
+      EXPECT_EQ(database().dump_all_tables(), before) << "the failed push left a trace";
+      const auto answer = push(pushed, working);
+      if (rejected) {
+        EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
+        EXPECT_FALSE(answer.replayed) << "the failed push stored its rejection";
+      } else {
+        EXPECT_EQ(answer.status, PushAnswerStatus::applied);
+        EXPECT_EQ(answer.commit_seq, std::optional<std::int64_t>(++expected_seq));
+      }
+      if (HasFailure()) return;
+    }
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // §1.3, §6.1 items 1–2).
 #include <gmock/gmock.h>
 
+#include "harness/granted_options.hpp"
 #include "harness/push_fixtures.hpp"
 
 namespace ssp::harness {
@@ -58,7 +59,8 @@ TEST_P(PushLog, PUSH_1_SequenceStartsAtOneAndAddsOnePerAppliedCommitPerPartition
 
 TEST_P(PushLog, PUSH_2_RejectedConflictingFailingAndCacheMissDeliveriesAllocateNothing) {
   record_spec("§2.1", "PUSH-2");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::hooks);  // the failures are injected at hooks
+  // The failures are injected at hook points.
+  SSP_GRANT_CAPABILITY(push_hooks, candidate(), Capability::push_hooks);
   ASSERT_EQ(apply(commit("k1", {upsert("tasks", "t1", task("t1", "p1", "a")),
                                 upsert("members", "m1", member("m1", "o1", "a@x"))})),
             1);
@@ -90,17 +92,17 @@ TEST_P(PushLog, PUSH_2_RejectedConflictingFailingAndCacheMissDeliveriesAllocateN
            options());
   // A failure that is not the push's: nothing stored, nothing allocated.
   auto failing = options();
-  failing.hook = [](PushHookPoint point) {
+  install_push_hook(push_hooks, failing, [](PushHookPoint point) {
     if (point == PushHookPoint::after_operations) throw std::runtime_error("planner failed");
-  };
+  });
   EXPECT_THROW(push(commit("failing", {upsert("tasks", "t4", task("t4", "p1"))}), failing),
                std::runtime_error);
   EXPECT_EQ(max_seq(), 1);
   // A rolled-back append: its sequence number is the next applied commit's.
   auto late = options();
-  late.hook = [](PushHookPoint point) {
+  install_push_hook(push_hooks, late, [](PushHookPoint point) {
     if (point == PushHookPoint::before_commit) throw std::runtime_error("crash before commit");
-  };
+  });
   EXPECT_THROW(push(commit("late", {upsert("tasks", "t5", task("t5", "p1"))}), late),
                std::runtime_error);
   EXPECT_EQ(max_seq(), 1);

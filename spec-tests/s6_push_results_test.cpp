@@ -2,6 +2,7 @@
 // design notes push.md §1.4, §5, §6.1 items 5 and 8).
 #include <gmock/gmock.h>
 
+#include "harness/granted_options.hpp"
 #include "harness/push_fixtures.hpp"
 
 namespace ssp::harness {
@@ -110,15 +111,15 @@ TEST_P(PushResults, PUSH_8_AnUnreadableStoredResultIsARetryableCacheMissNeverSto
 
 TEST_P(PushResults, PUSH_8_TheLockedRecheckAnswersTheCacheMissToo) {
   record_spec("§6.3", "PUSH-8");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::hooks);
+  SSP_GRANT_CAPABILITY(push_hooks, candidate(), Capability::push_hooks);
   // After the optimistic lookup missed, an unreadable result appears under the key.
   auto racing = options();
-  racing.hook = [&](PushHookPoint point) {
+  install_push_hook(push_hooks, racing, [&](PushHookPoint point) {
     if (point != PushHookPoint::after_optimistic_miss) return;
     database().exec(
         "INSERT INTO sync_push_results (partition, client_id, client_commit_id, result) VALUES "
         "('acme', 'client-1', 'k1', '{\"status\":\"applied\",\"results\":[]}')");
-  };
+  });
   const auto answer = push(commit("k1", {upsert("tasks", "t1", task("t1", "p1"))}), racing);
   EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
   EXPECT_THAT(answer.results, ::testing::ElementsAre(cache_miss_));

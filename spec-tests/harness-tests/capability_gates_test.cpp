@@ -19,7 +19,7 @@ namespace {
 // "file:line: text" for each line of `text` that assigns an option only a
 // grant may set.
 std::vector<std::string> ungated_assignments(const std::string& file, const std::string& text) {
-  static const std::regex assignment(R"(\.(put_hook|ensure_hook|hasher|read_only)\s*=[^=])");
+  static const std::regex assignment(R"(\.(put_hook|ensure_hook|hook|hasher|read_only)\s*=[^=])");
   std::vector<std::string> found;
   std::istringstream lines(text);
   int number = 0;
@@ -61,8 +61,9 @@ TEST(CapabilityGates, HARNESS_25_TestsSetOptionalMechanismsOnlyThroughTheirGates
                                            "  o.ensure_hook= h;\n"
                                            "  options.hasher =[](auto) {};\n"
                                            "  read_only.read_only = true;\n"
-                                           "  if (options.read_only == true) {}\n"),
-              ::testing::SizeIs(4));
+                                           "  if (options.read_only == true) {}\n"
+                                           "  parked.hook = [](push::PushHookPoint) {};\n"),
+              ::testing::SizeIs(5));
 }
 
 }  // namespace
