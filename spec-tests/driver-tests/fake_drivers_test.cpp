@@ -74,7 +74,9 @@ TEST(FakeDrivers, HARNESS_15_ALineThatIsNotJsonIsAProtocolViolation) {
 TEST(FakeDrivers, HARNESS_16_AnAnswerToAnIdNotInFlightIsAProtocolViolation) {
   harness::record_spec("Driver", "HARNESS-16");
   const ConformanceRun run = run_conformance(fake_candidate("wrong-id"), "SegmentIdentity.R1_*");
-  expect_errors(run, "driver error: segments.open: protocol violation: an answer to id 1002, "
+  // Request 3 (after the hello for version 2, refused, and the one for
+  // version 1), answered as 1003.
+  expect_errors(run, "driver error: segments.open: protocol violation: an answer to id 1003, "
                      "which is not in flight");
 }
 
@@ -112,6 +114,62 @@ TEST(FakeDrivers, HARNESS_26_AMechanismTheDriverDoesNotDeclareSkipsTheTest) {
     EXPECT_THAT(run.output, HasSubstr(reason));
   }
   EXPECT_THAT(run.output, ::testing::Not(HasSubstr("harness error")));
+}
+
+TEST(FakeDrivers, HARNESS_33_AVersionOneDriverKeepsWorkingAndItsPushTestsSkipSayingWhy) {
+  harness::record_spec("Driver", "HARNESS-33");
+  const ConformanceRun run = run_conformance(
+      fake_candidate("protocol-1-only"),
+      "SegmentIdentity.R1_*/sqlite:PushRows.PUSH_3_Insert*/sqlite:CommitLog.*/sqlite",
+      {"SSP_REFERENCE_DRIVER=" + std::string(SSP_REFERENCE_DRIVER)});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(count(run, Outcome::errored), 0) << run.output;
+  EXPECT_EQ(count(run, Outcome::failed), 0) << run.output;
+  ASSERT_TRUE(run.results.contains("SegmentIdentity.R1_PutReturnsContentAddressLengthAndTimes/sqlite"))
+      << run.output;
+  EXPECT_EQ(run.results.at("SegmentIdentity.R1_PutReturnsContentAddressLengthAndTimes/sqlite"),
+            Outcome::passed);
+  ASSERT_TRUE(run.results.contains("PushRows.PUSH_3_InsertIsVersionOneAndEachAppliedUpsertAddsOne/sqlite"))
+      << run.output;
+  int push_tests = 0;
+  for (const auto& [test, outcome] : run.results) {
+    if (test.starts_with("SegmentIdentity.")) continue;
+    ++push_tests;
+    EXPECT_EQ(outcome, Outcome::skipped) << test;
+  }
+  EXPECT_GT(push_tests, 1) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("the driver speaks protocol version 1, which has no push methods"));
+}
+
+// The push fakes (fakes/push_fault_driver.cpp), each caught by the tests
+// named: the run fails (or errs, for a broken protocol) and never passes.
+TEST(FakeDrivers, HARNESS_34_EachWrongPushDriverIsCaught) {
+  harness::record_spec("Driver", "HARNESS-34");
+  struct Fault {
+    const char* name;
+    const char* filter;
+    const char* caught_by;  // a test that must not pass
+    int exit_code;
+  };
+  for (const Fault& fault :
+       {Fault{"commits-before-validating", "PushValidators.PUSH_VAL_4_*/sqlite",
+              "PushValidators.PUSH_VAL_4_AnUnexpectedThrowIsAConstraintViolation/sqlite", 1},
+        Fault{"applied-for-replay", "PushResults.PUSH_5_*/sqlite",
+              "PushResults.PUSH_5_ARepeatedCommitIdReplaysWithoutRunningAgain/sqlite", 1},
+        Fault{"skips-a-hook-point", "PushInput.PUSH_HOOK_1_*/sqlite",
+              "PushInput.PUSH_HOOK_1_HookPointsComeInTheFixedOrderAndTheClockValueStampsTheOutcome/"
+              "sqlite",
+              2},
+        Fault{"upsert-answers-early", "PushTransaction.SCAN_1_*/sqlite",
+              "PushTransaction.SCAN_1_ScanRowsFiltersPagesAndRefusesBadShapes/sqlite", 1}}) {
+    SCOPED_TRACE(fault.name);
+    const ConformanceRun run = run_conformance(
+        "exec:'" + std::string(SSP_FAKE_PUSH_DRIVER) + "' " + fault.name, fault.filter);
+    EXPECT_EQ(run.exit_code, fault.exit_code) << run.output;
+    ASSERT_TRUE(run.results.contains(fault.caught_by)) << run.output;
+    EXPECT_NE(run.results.at(fault.caught_by), Outcome::passed) << run.output;
+    EXPECT_NE(run.results.at(fault.caught_by), Outcome::skipped) << run.output;
+  }
 }
 
 TEST(FakeDrivers, HARNESS_18_RightShapedWrongAnswersFailWithoutErrors) {

@@ -10,18 +10,12 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Capabilities protocol version 1 defines no methods for: a driver cannot
-// have them, so their tests skip through any driver.
-bool outside_protocol(const Json& test) {
-  return test.value("missing_capability", "") == "push";
-}
-
 Outcome outcome_of(const Json& test) {
   // The property is there even when the test caught the DriverError.
   if (test.contains("driver_error")) return Outcome::errored;
   const Json& failures = test.contains("failures") ? test.at("failures") : Json::array();
   if (test.value("result", "") == "SKIPPED" && failures.empty()) {
-    return outside_protocol(test) ? Outcome::outside_protocol : Outcome::skipped;
+    return Outcome::skipped;
   }
   if (failures.empty()) return Outcome::passed;
   for (const Json& failure : failures) {
@@ -38,7 +32,6 @@ std::string_view outcome_name(Outcome outcome) {
     case Outcome::failed: return "failed";
     case Outcome::errored: return "errored";
     case Outcome::skipped: return "skipped";
-    case Outcome::outside_protocol: return "skipped (outside the protocol)";
   }
   return "unknown";
 }
@@ -68,7 +61,6 @@ std::vector<std::string> compare_runs(const RunResults& in_process, const RunRes
                             " in process, not run through the driver");
       continue;
     }
-    if (found->second == Outcome::outside_protocol) continue;
     const bool must_match = outcome == Outcome::passed || outcome == Outcome::skipped ||
                             found->second == Outcome::skipped;
     if (must_match && found->second != outcome) {

@@ -10,9 +10,7 @@
 
 namespace ssp::driver_tests {
 
-// outside_protocol: skipped because the driver lacks a capability the driver
-// protocol has no methods for yet (the push path; docs/driver-protocol.md).
-enum class Outcome { passed, failed, errored, skipped, outside_protocol };
+enum class Outcome { passed, failed, errored, skipped };
 std::string_view outcome_name(Outcome outcome);
 
 // "Suite.Test/param" → outcome. A test that recorded the driver_error
@@ -25,9 +23,10 @@ RunResults parse_run_results(std::string_view json_text);
 
 // Every way `driver` differs from `in_process` where it must not: a test that
 // passes in process must pass through the driver; a test skipped in either
-// run must be skipped in both; both runs must hold the same tests. A test
-// the driver run skipped as outside_protocol is excused. One line per
-// difference, empty when the runs agree.
+// run must be skipped in both; both runs must hold the same tests. Nothing
+// is excused: since protocol version 2 carries the push path, the driver
+// has every capability the reference has. One line per difference, empty
+// when the runs agree.
 std::vector<std::string> compare_runs(const RunResults& in_process, const RunResults& driver);
 
 }  // namespace ssp::driver_tests

@@ -19,7 +19,11 @@ run_fake() {
   while IFS= read -r line; do
     [[ $line =~ \"id\":([0-9]+) ]] && id=${BASH_REMATCH[1]} || id=null
     [[ $line =~ \"method\":\"([^\"]+)\" ]] && method=${BASH_REMATCH[1]} || method=
-    if [[ $method == hello ]]; then
+    if [[ $method == hello && $line != *'"protocol":1'[,}]* ]]; then
+      # Every fake speaks protocol version 1 only, as drivers written before
+      # version 2 do: the harness must fall back (docs/driver-protocol.md).
+      refuse "$id" ssp.unsupported "this fake speaks protocol version 1 only"
+    elif [[ $method == hello ]]; then
       answer "$id" "{\"protocol\":1,\"implementation\":{\"name\":\"$FAKE_NAME\",\"version\":\"0\"},\"capabilities\":$CAPABILITIES}"
     else
       serve "$method" "$id" "$line"

@@ -1,0 +1,118 @@
+// ssp-fake-push-driver FAULT: the reference driver with one push method
+// wrong, for the harness's own tests (HARNESS-34): each fault is one way a
+// real implementation can get push wrong, and a conformance run against it
+// must fail or err, never pass.
+//  - commits-before-validating: push.run applies the commit with no row
+//    validator, then calls validate_row for each upsert and ignores the
+//    verdicts;
+//  - applied-for-replay: a replayed applied push answers "applied" instead of
+//    "cached";
+//  - skips-a-hook-point: push.run never calls back at before_append_commit;
+//  - upsert-answers-early: tx.upsert_row answers before its statement runs
+//    (the statement then runs on a thread of its own, its error lost).
+#include <iostream>
+#include <thread>
+
+#include "connection.hpp"
+#include "server.hpp"
+#include "ssp/push/push_pipeline.hpp"
+#include "ssp/storage/schema_json.hpp"
+#include "wire/push_values.hpp"
+#include "wire/wire_values.hpp"
+
+namespace ssp::driver {
+namespace {
+
+using Wrap = std::function<Method(Method real)>;
+
+Json run_push_with(const Fields& params, const push::PushOptions& options) {
+  const push::PushActor actor =
+      wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
+  const push::PushCommit commit =
+      wire::push_commit_from_json(params.at("commit"), params.path_of("commit"));
+  return wire::push_answer_to_json(push::run_push(*server_storage_of(params),
+                                                  compiled_schema_of(params), actor, commit,
+                                                  options));
+}
+
+Json commits_before_validating(const Fields& params) {
+  push::PushOptions options = push_options_of(params);
+  const auto validators = std::move(options.row_validators);
+  options.row_validators.clear();
+  const Json answer = run_push_with(params, options);
+  const storage::CompiledSchema schema = compiled_schema_of(params);
+  const push::PushActor actor =
+      wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
+  for (const auto& op : wire::push_commit_from_json(params.at("commit"), "commit").operations) {
+    const auto validator = validators.find(op.table);
+    const storage::CompiledTable* table = schema.find(op.table);
+    if (validator == validators.end() || table == nullptr || !op.payload) continue;
+    push::RowValidation late{op.op, op.table, op.row_id,
+                             storage::decode_row(table->layout(), *op.payload), std::nullopt,
+                             actor.actor_id, actor.partition};
+    try {
+      validator->second(late);
+    } catch (const std::exception&) {
+      // Too late: the commit is durable.
+    }
+  }
+  return answer;
+}
+
+Method applied_for_replay(Method real) {
+  return [real](const Fields& params) {
+    Json answer = real(params);
+    if (answer.at("status") == "cached") answer["status"] = "applied";
+    return answer;
+  };
+}
+
+Json skips_a_hook_point(const Fields& params) {
+  push::PushOptions options = push_options_of(params);
+  if (options.hook) {
+    options.hook = [hook = options.hook](push::PushHookPoint point) {
+      if (point != push::PushHookPoint::before_append_commit) hook(point);
+    };
+  }
+  return run_push_with(params, options);
+}
+
+Method upsert_answers_early(Method real) {
+  return [real](const Fields& params) {
+    auto late = std::make_shared<Json>(params.whole());
+    std::thread([real, late] {
+      try {
+        real(Fields(*late, "params"));
+      } catch (const std::exception& lost) {
+        std::cerr << "ssp-fake-push-driver: the late upsert failed: " << lost.what() << "\n";
+      }
+    }).detach();
+    return Json::object();
+  };
+}
+
+}  // namespace
+}  // namespace ssp::driver
+
+int main(int argc, char** argv) {
+  using namespace ssp::driver;
+  const std::string fault = argc == 2 ? argv[1] : "";
+  MethodTable methods = all_methods();
+  if (fault == "commits-before-validating") {
+    methods["push.run"] = commits_before_validating;
+  } else if (fault == "applied-for-replay") {
+    methods["push.run"] = applied_for_replay(methods["push.run"]);
+  } else if (fault == "skips-a-hook-point") {
+    methods["push.run"] = skips_a_hook_point;
+  } else if (fault == "upsert-answers-early") {
+    methods["tx.upsert_row"] = upsert_answers_early(methods["tx.upsert_row"]);
+  } else {
+    std::cerr << "usage: ssp-fake-push-driver commits-before-validating | applied-for-replay | "
+                 "skips-a-hook-point | upsert-answers-early\n";
+    return 2;
+  }
+  std::ios::sync_with_stdio(false);
+  std::cin.tie(nullptr);
+  Connection connection(std::cin, std::cout);
+  return serve(connection, methods);
+}

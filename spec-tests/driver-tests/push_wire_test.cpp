@@ -1,0 +1,162 @@
+// Bad push input on the wire (issue 19 part 6), sent to ssp-reference-driver
+// as raw requests: a malformed field of push.run, a callback answer of the
+// wrong shape, the operation cap at its boundary. Each refusal names the
+// field, writes nothing, and the driver serves the next request.
+#include <gmock/gmock.h>
+
+#include <filesystem>
+#include <random>
+
+#include "harness/driver_error.hpp"
+#include "harness/driver_process.hpp"
+#include "harness/scratch_directory.hpp"
+#include "harness/spec.hpp"
+#include "ssp/push/push_pipeline.hpp"
+
+namespace ssp::driver_tests {
+namespace {
+
+using ::testing::HasSubstr;
+using wire::Json;
+
+// One table, tasks(id, project_id), scoped by project.
+const Json kSchema = Json::parse(R"({"version":1,"tables":[{"name":"tasks","columns":[
+  {"name":"id","type":"string","nullable":false},{"name":"project_id","type":"string","nullable":false}],
+  "primaryKey":"id","scopes":["project:{project_id}"],"materialize":true}]})");
+// The row ("t1", "p1") under that layout (docs/driver-protocol.md, storage.upsert_row).
+constexpr const char* kPayload = "AAIAAAB0MQIAAABwMQ==";
+
+class PushWire : public ::testing::Test {
+ protected:
+  // The refusals these tests provoke are the driver's right answers.
+  const harness::DriverErrorsExpected refusals_expected_;
+
+  void SetUp() override {
+    std::random_device random;
+    path_ = harness::scratch_directory() / ("ssp-push-wire-" + std::to_string(random()) + ".db");
+    process_ = std::make_unique<harness::DriverProcess>(
+        "'" + std::string(SSP_REFERENCE_DRIVER) + "'", harness::driver_limits());
+    process_->call("hello", {{"protocol", 2}, {"harness", "push-wire-test"}});
+    const Json opened = process_->call(
+        "storage.open", {{"location", {{"backend", "sqlite"}, {"path", path_.string()}}},
+                         {"options", {{"compatibility", "0.22"}, {"lockWaitMs", 5000}, {"hooks", false}}}});
+    storage_ = opened.at("storage");
+    process_->call("storage.ensure_schema", {{"storage", storage_}, {"schema", kSchema}});
+  }
+  void TearDown() override {
+    process_.reset();
+    std::error_code ignored;
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+      std::filesystem::remove(path_.string() + suffix, ignored);
+    }
+  }
+
+  // An upsert of row t1 (kPayload): a commit may hold it several times.
+  static Json operation() {
+    return {{"table", "tasks"}, {"rowId", "t1"}, {"op", "upsert"}, {"payload", kPayload},
+            {"baseVersion", nullptr}};
+  }
+
+  Json run_params(const std::string& commit_id, Json operations, std::int64_t cap = 500,
+                  Json validators = Json::array()) {
+    return {{"storage", storage_},
+            {"schema", kSchema},
+            {"actor", {{"partition", "acme"}, {"actorId", "u1"}, {"allowedScopes", {{"project_id", {"*"}}}}}},
+            {"commit", {{"clientId", "c1"}, {"clientCommitId", commit_id}, {"operations", std::move(operations)}}},
+            {"nowMs", 1000},
+            {"maxOperationsPerRequest", cap},
+            {"cacheIdentity", nullptr},
+            {"callbacks", {{"rowValidators", std::move(validators)}, {"commitValidator", false},
+                           {"notify", false}, {"hooks", false}}}};
+  }
+
+  std::int64_t max_seq() {
+    return process_->call("storage.get_max_commit_seq", {{"storage", storage_}, {"partition", "acme"}})
+        .at("commitSeq")
+        .get<std::int64_t>();
+  }
+
+  // The driver still serves: a good push applies at the next seq.
+  void expect_a_good_push_applies(const std::string& commit_id, std::int64_t seq) {
+    const Json answer = process_->call("push.run", run_params(commit_id, Json::array({operation()})));
+    EXPECT_EQ(answer.value("status", ""), "applied") << answer.dump();
+    EXPECT_EQ(answer.value("commitSeq", Json()), Json(seq)) << answer.dump();
+  }
+
+  std::filesystem::path path_;
+  std::unique_ptr<harness::DriverProcess> process_;
+  Json storage_;
+};
+
+TEST_F(PushWire, HARNESS_35_AMalformedPushFieldIsRefusedByItsPathAndWritesNothing) {
+  harness::record_spec("Driver", "HARNESS-35");
+  struct Case {
+    const char* path;
+    std::function<void(Json&)> spoil;
+  };
+  const std::vector<Case> cases = {
+      {"params.commit.operations[0].baseVersion",
+       [](Json& p) { p["commit"]["operations"][0]["baseVersion"] = "1"; }},
+      {"params.commit.operations[0].baseVersion",
+       [](Json& p) { p["commit"]["operations"][0]["baseVersion"] = 1.5; }},
+      {"params.commit.operations[0].payload",
+       [](Json& p) { p["commit"]["operations"][0]["payload"] = 7; }},
+      {"params.commit.operations[0].op", [](Json& p) { p["commit"]["operations"][0]["op"] = "merge"; }},
+      {"params.actor", [](Json& p) { p.erase("actor"); }},
+      {"params.nowMs", [](Json& p) { p["nowMs"] = "soon"; }},
+      {"params.callbacks.rowValidators[0]", [](Json& p) { p["callbacks"]["rowValidators"] = {3}; }},
+  };
+  for (const Case& c : cases) {
+    Json params = run_params("k1", Json::array({operation()}));
+    c.spoil(params);
+    SCOPED_TRACE(params.dump());
+    try {
+      process_->call("push.run", params);
+      ADD_FAILURE() << "accepted";
+    } catch (const harness::DriverError& error) {
+      EXPECT_THAT(error.what(), HasSubstr("ssp.bad_request"));
+      EXPECT_THAT(error.what(), HasSubstr(c.path));
+    }
+    ASSERT_TRUE(process_->healthy());
+    EXPECT_EQ(max_seq(), 0);
+  }
+  expect_a_good_push_applies("k1", 1);
+}
+
+TEST_F(PushWire, HARNESS_36_TheOperationCapAcceptsExactlyItsCount) {
+  harness::record_spec("Driver", "HARNESS-36");
+  const Json two = Json::array({operation(), operation()});
+  const Json three = Json::array({operation(), operation(), operation()});
+  EXPECT_THROW(process_->call("push.run", run_params("k3", three, 2)), push::PushRequestError);
+  EXPECT_EQ(max_seq(), 0);
+  const Json answer = process_->call("push.run", run_params("k2", two, 2));
+  EXPECT_EQ(answer.value("status", ""), "applied") << answer.dump();
+  EXPECT_EQ(max_seq(), 1);
+}
+
+TEST_F(PushWire, HARNESS_37_ACallbackAnswerOfTheWrongShapeIsRefusedByNameAndWritesNothing) {
+  harness::record_spec("Driver", "HARNESS-37");
+  for (const Json& answer : {Json{{"rejection", 5}}, Json{{"rejection", {{"code", "x.y"}}}},
+                             Json{{"threw", false}}}) {
+    SCOPED_TRACE(answer.dump());
+    const auto reply = [&](const std::string& method, const wire::Fields&) -> Json {
+      EXPECT_EQ(method, "validate_row");
+      return answer;
+    };
+    try {
+      process_->call("push.run",
+                     run_params("k1", Json::array({operation()}), 500, Json::array({"tasks"})),
+                     reply);
+      ADD_FAILURE() << "accepted";
+    } catch (const harness::DriverError& error) {
+      EXPECT_THAT(error.what(), HasSubstr("ssp.bad_request"));
+      EXPECT_THAT(error.what(), HasSubstr("validate_row answer"));
+    }
+    ASSERT_TRUE(process_->healthy());
+    EXPECT_EQ(max_seq(), 0);
+  }
+  expect_a_good_push_applies("k1", 1);
+}
+
+}  // namespace
+}  // namespace ssp::driver_tests
