@@ -354,19 +354,34 @@ _readers_lock = threading.Lock()
 
 
 def _verdict(server, method, params):
+    """The harness's verdict (docs/driver-protocol.md, "Validator verdicts"). An error answer
+    means its validator threw; an answer of the wrong shape is BadRequest naming the field,
+    which abandons the push with nothing written."""
     try:
         answer = server.call_harness(method, params)
     except CallbackRefused as refused:
         return Verdict(threw=str(refused))
-    if "rejection" in answer and isinstance(answer["rejection"], dict):
+    where = method + " answer"
+    if not isinstance(answer, dict):
+        raise BadRequest("%s must be an object" % where)
+    if "rejection" in answer:
         rejection = answer["rejection"]
+        if not isinstance(rejection, dict):
+            raise BadRequest("%s.rejection must be an object" % where)
+        for name in ("code", "message"):
+            if name not in rejection:
+                raise BadRequest("%s.rejection.%s is missing" % (where, name))
         details = rejection.get("details")
-        return Verdict(rejection={"code": text(rejection.get("code", ""), "code"),
-                                  "message": text(rejection.get("message", ""), "message"),
-                                  "details": None if details is None else text(details, "details"),
-                                  "opIndex": rejection.get("opIndex")})
+        op_index = rejection.get("opIndex")
+        if op_index is not None and (not isinstance(op_index, int) or isinstance(op_index, bool)):
+            raise BadRequest("%s.rejection.opIndex must be an integer" % where)
+        return Verdict(rejection={
+            "code": text(rejection["code"], where + ".rejection.code"),
+            "message": text(rejection["message"], where + ".rejection.message"),
+            "details": None if details is None else text(details, where + ".rejection.details"),
+            "opIndex": op_index})
     if "threw" in answer:
-        return Verdict(threw=str(answer["threw"]))
+        return Verdict(threw=text(answer["threw"], where + ".threw"))
     return Verdict()
 
 
@@ -376,7 +391,8 @@ class _DriverCallbacks(Callbacks):
         self.call = call
         self.actor = actor
         self.commit = commit
-        self.row_tables = set(settings.get("rowValidators") or [])
+        tables = field(settings, "rowValidators", list)
+        self.row_tables = {text(table, "callbacks.rowValidators[%d]" % i) for i, table in enumerate(tables)}
         self.hooks = bool(settings.get("hooks"))
         if settings.get("commitValidator"):
             self.commit_validator = self._validate_commit
