@@ -206,5 +206,36 @@ TEST_P(PushCrash, PUSH_CRASH_3_AFailureAtAnyHookPointLeavesNoTraceAndThePushRuns
   }
 }
 
+// The COMMIT itself fails (a deferred check the database runs at COMMIT),
+// after every statement of the push succeeded, on the applied path and on
+// the rejection path.
+TEST_P(PushCrash, PUSH_CRASH_4_APushWhoseCommitFailsLeavesNoTraceAndRunsAgain) {
+  record_spec("§6.4", "PUSH-CRASH-4");
+  seed_rounds();
+  if (HasFatalFailure()) return;
+  const std::int64_t seeded = max_seq();
+  for (const bool rejected : {false, true}) {
+    SCOPED_TRACE(rejected ? "a rejection" : "an applied push");
+    const push::PushCommit pushed = round_commit(rejected ? 1 : 0, rejected);
+    const push::PushOptions working = rejected ? refusing_options() : options();
+    const std::string before = database().dump_all_tables();
+    if (!database().inject_commit_failure()) {
+      GTEST_SKIP() << "this backend cannot fail a COMMIT from outside the candidate's connection "
+                      "(SQLite has no deferred trigger)";
+    }
+    EXPECT_THROW(push(pushed, working), StorageError);
+    database().clear_injected_failures();
+    EXPECT_EQ(database().dump_all_tables(), before) << "the push whose COMMIT failed left a trace";
+    const auto answer = push(pushed, working);
+    if (rejected) {
+      EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
+      EXPECT_FALSE(answer.replayed) << "the rejection whose COMMIT failed was stored";
+    } else {
+      EXPECT_EQ(answer.status, PushAnswerStatus::applied);
+      EXPECT_EQ(answer.commit_seq, std::optional<std::int64_t>(seeded + 1));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ssp::harness

@@ -38,6 +38,9 @@ class InspectedTestDatabase final : public TestDatabase {
   void inject_write_failure(int after_writes) override {
     inspect("a write failure injected", [&] { inner_->inject_write_failure(after_writes); });
   }
+  bool inject_commit_failure() override {
+    return inspect("a commit failure injected", [&] { return inner_->inject_commit_failure(); });
+  }
   void clear_injected_failures() override {
     inspect("clearing injected failures", [&] { inner_->clear_injected_failures(); });
   }

@@ -62,6 +62,14 @@ class TestDatabase {
   // insert-if-absent that finds its row.
   virtual void inject_write_failure(int after_writes) = 0;
 
+  // Makes the COMMIT of every transaction that inserted into sync_commits or
+  // sync_push_results fail, as a disk failing at the commit's flush would: a
+  // deferred check, so every statement before COMMIT succeeds. Returns false,
+  // injecting nothing, where the backend has no such check (SQLite: no
+  // deferred trigger, and a deferred foreign key needs a pragma on the
+  // candidate's own connection).
+  virtual bool inject_commit_failure() = 0;
+
   // Removes every injected failure, with its triggers, functions and tables.
   virtual void clear_injected_failures() = 0;
 

@@ -144,6 +144,19 @@ void PostgresTestDatabase::inject_insert_failure(const std::string& table, int a
   triggers_.push_back(name + " ON " + table);
 }
 
+bool PostgresTestDatabase::inject_commit_failure() {
+  for (const std::string table : {"sync_commits", "sync_push_results"}) {
+    const std::string name = "ssp_injected_failure_" + std::to_string(triggers_.size());
+    // io_error (58030): a failure of the database, not a constraint the data broke.
+    exec("CREATE FUNCTION " + name + "() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN "
+         "RAISE EXCEPTION 'ssp injected failure at COMMIT' USING ERRCODE = 'io_error'; END $fn$");
+    exec("CREATE CONSTRAINT TRIGGER " + name + " AFTER INSERT ON " + table +
+         " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION " + name + "()");
+    triggers_.push_back(name + " ON " + table);
+  }
+  return true;
+}
+
 std::string PostgresTestDatabase::injected_name(const std::string& name) {
   return connection_.quote_name(location_.pg_schema) + "." + name;
 }

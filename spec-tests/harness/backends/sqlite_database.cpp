@@ -199,6 +199,8 @@ void SqliteTestDatabase::inject_insert_failure(const std::string& table, int aft
   }
 }
 
+bool SqliteTestDatabase::inject_commit_failure() { return false; }
+
 void SqliteTestDatabase::inject_write_failure(int after_writes) {
   const auto tables = query_column(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "

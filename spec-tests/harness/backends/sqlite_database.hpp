@@ -25,6 +25,7 @@ class SqliteTestDatabase final : public TestDatabase {
   std::vector<std::string> index_names(const std::string& table) override;
   void inject_insert_failure(const std::string& table, int after_rows) override;
   void inject_write_failure(int after_writes) override;
+  bool inject_commit_failure() override;
   void clear_injected_failures() override;
   void hold_write_lock() override;
   void release_write_lock() override;
