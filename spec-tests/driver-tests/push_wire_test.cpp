@@ -1,10 +1,12 @@
-// Bad push input on the wire (issue 19 part 6), sent to ssp-reference-driver
-// as raw requests: a malformed field of push.run, a callback answer of the
-// wrong shape, the operation cap at its boundary. Each refusal names the
-// field, writes nothing, and the driver serves the next request.
+// Bad push input on the wire (issue 19 part 6), sent as raw requests to each
+// driver that pushes (ssp-reference-driver and the Python candidate): a
+// malformed field of push.run, a callback answer of the wrong shape, the
+// operation cap at its boundary. Each refusal names the field, writes
+// nothing, and the driver serves the next request.
 #include <gmock/gmock.h>
 
 #include <filesystem>
+#include <map>
 #include <random>
 
 #include "harness/driver_error.hpp"
@@ -26,7 +28,16 @@ const Json kSchema = Json::parse(R"({"version":1,"tables":[{"name":"tasks","colu
 // The row ("t1", "p1") under that layout (docs/driver-protocol.md, storage.upsert_row).
 constexpr const char* kPayload = "AAIAAAB0MQIAAABwMQ==";
 
-class PushWire : public ::testing::Test {
+// The drivers under test, by name: the command that starts each.
+const std::map<std::string, std::string>& pushing_drivers() {
+  static const std::map<std::string, std::string> drivers = {
+      {"reference", "'" + std::string(SSP_REFERENCE_DRIVER) + "'"},
+      {"python", "python3 '" + std::string(SSP_SOURCE_DIR) + "/candidates/python/driver.py'"},
+  };
+  return drivers;
+}
+
+class PushWire : public ::testing::TestWithParam<std::string> {
  protected:
   // The refusals these tests provoke are the driver's right answers.
   const harness::DriverErrorsExpected refusals_expected_;
@@ -34,8 +45,8 @@ class PushWire : public ::testing::Test {
   void SetUp() override {
     std::random_device random;
     path_ = harness::scratch_directory() / ("ssp-push-wire-" + std::to_string(random()) + ".db");
-    process_ = std::make_unique<harness::DriverProcess>(
-        "'" + std::string(SSP_REFERENCE_DRIVER) + "'", harness::driver_limits());
+    process_ = std::make_unique<harness::DriverProcess>(pushing_drivers().at(GetParam()),
+                                                        harness::driver_limits());
     process_->call("hello", {{"protocol", 2}, {"harness", "push-wire-test"}});
     const Json opened = process_->call(
         "storage.open", {{"location", {{"backend", "sqlite"}, {"path", path_.string()}}},
@@ -88,23 +99,25 @@ class PushWire : public ::testing::Test {
   Json storage_;
 };
 
-TEST_F(PushWire, HARNESS_35_AMalformedPushFieldIsRefusedByItsPathAndWritesNothing) {
+TEST_P(PushWire, HARNESS_35_AMalformedPushFieldIsRefusedByItsPathAndWritesNothing) {
   harness::record_spec("Driver", "HARNESS-35");
+  // Each refusal must name the field: the words every driver's message
+  // holds, whatever its path syntax ("params.commit.operations[0].op" or
+  // "'operations[0]'.op").
   struct Case {
-    const char* path;
+    std::vector<std::string> names;
     std::function<void(Json&)> spoil;
   };
   const std::vector<Case> cases = {
-      {"params.commit.operations[0].baseVersion",
+      {{"operations[0]", "baseVersion"},
        [](Json& p) { p["commit"]["operations"][0]["baseVersion"] = "1"; }},
-      {"params.commit.operations[0].baseVersion",
+      {{"operations[0]", "baseVersion"},
        [](Json& p) { p["commit"]["operations"][0]["baseVersion"] = 1.5; }},
-      {"params.commit.operations[0].payload",
-       [](Json& p) { p["commit"]["operations"][0]["payload"] = 7; }},
-      {"params.commit.operations[0].op", [](Json& p) { p["commit"]["operations"][0]["op"] = "merge"; }},
-      {"params.actor", [](Json& p) { p.erase("actor"); }},
-      {"params.nowMs", [](Json& p) { p["nowMs"] = "soon"; }},
-      {"params.callbacks.rowValidators[0]", [](Json& p) { p["callbacks"]["rowValidators"] = {3}; }},
+      {{"operations[0]", "payload"}, [](Json& p) { p["commit"]["operations"][0]["payload"] = 7; }},
+      {{"operations[0]", "op"}, [](Json& p) { p["commit"]["operations"][0]["op"] = "merge"; }},
+      {{"actor"}, [](Json& p) { p.erase("actor"); }},
+      {{"nowMs"}, [](Json& p) { p["nowMs"] = "soon"; }},
+      {{"rowValidators"}, [](Json& p) { p["callbacks"]["rowValidators"] = {3}; }},
   };
   for (const Case& c : cases) {
     Json params = run_params("k1", Json::array({operation()}));
@@ -115,7 +128,7 @@ TEST_F(PushWire, HARNESS_35_AMalformedPushFieldIsRefusedByItsPathAndWritesNothin
       ADD_FAILURE() << "accepted";
     } catch (const harness::DriverError& error) {
       EXPECT_THAT(error.what(), HasSubstr("ssp.bad_request"));
-      EXPECT_THAT(error.what(), HasSubstr(c.path));
+      for (const std::string& name : c.names) EXPECT_THAT(error.what(), HasSubstr(name));
     }
     ASSERT_TRUE(process_->healthy());
     EXPECT_EQ(max_seq(), 0);
@@ -123,7 +136,7 @@ TEST_F(PushWire, HARNESS_35_AMalformedPushFieldIsRefusedByItsPathAndWritesNothin
   expect_a_good_push_applies("k1", 1);
 }
 
-TEST_F(PushWire, HARNESS_36_TheOperationCapAcceptsExactlyItsCount) {
+TEST_P(PushWire, HARNESS_36_TheOperationCapAcceptsExactlyItsCount) {
   harness::record_spec("Driver", "HARNESS-36");
   const Json two = Json::array({operation(), operation()});
   const Json three = Json::array({operation(), operation(), operation()});
@@ -134,7 +147,7 @@ TEST_F(PushWire, HARNESS_36_TheOperationCapAcceptsExactlyItsCount) {
   EXPECT_EQ(max_seq(), 1);
 }
 
-TEST_F(PushWire, HARNESS_37_ACallbackAnswerOfTheWrongShapeIsRefusedByNameAndWritesNothing) {
+TEST_P(PushWire, HARNESS_37_ACallbackAnswerOfTheWrongShapeIsRefusedByNameAndWritesNothing) {
   harness::record_spec("Driver", "HARNESS-37");
   for (const Json& answer : {Json{{"rejection", 5}}, Json{{"rejection", {{"code", "x.y"}}}},
                              Json{{"threw", false}}}) {
@@ -157,6 +170,9 @@ TEST_F(PushWire, HARNESS_37_ACallbackAnswerOfTheWrongShapeIsRefusedByNameAndWrit
   }
   expect_a_good_push_applies("k1", 1);
 }
+
+INSTANTIATE_TEST_SUITE_P(, PushWire, ::testing::Values("reference", "python"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace
 }  // namespace ssp::driver_tests
