@@ -2,13 +2,13 @@
 // test's validators, notifier and hook run here when the driver calls back,
 // and the whole-commit validator reads through push.read_row and
 // push.scan_rows while its callback is unanswered.
+#include <algorithm>
 #include <vector>
 
 #include "harness/driver_areas.hpp"
 #include "harness/driver_error.hpp"
 #include "harness/driver_server_storage.hpp"
 #include "harness/harness_error.hpp"
-#include "wire/error_codes.hpp"
 #include "wire/push_values.hpp"
 #include "wire/wire_values.hpp"
 
