@@ -66,6 +66,26 @@ class PushCrash : public PushTest {
     return refusing;
   }
 
+  // The options of a round: refusing_options() for a `rejected` round.
+  push::PushOptions round_options(bool rejected) {
+    return rejected ? refusing_options() : options();
+  }
+
+  // The same push, run again after a failed try, with the database working:
+  // a rejection is minted again (the failed try stored none); an applied push
+  // takes `applied_seq`.
+  void expect_runs_again(const push::PushCommit& pushed, const push::PushOptions& working,
+                         std::optional<std::int64_t> applied_seq) {
+    const auto answer = push(pushed, working);
+    if (!applied_seq) {
+      EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
+      EXPECT_FALSE(answer.replayed) << "the failed push stored its rejection";
+      return;
+    }
+    EXPECT_EQ(answer.status, PushAnswerStatus::applied);
+    EXPECT_EQ(answer.commit_seq, applied_seq);
+  }
+
   // Pushes `commit` with the database failing after `writes` row writes.
   // Returns the answer when the push completed, nothing when it threw: then
   // the database must be exactly as before.
@@ -185,7 +205,7 @@ TEST_P(PushCrash, PUSH_CRASH_3_AFailureAtAnyHookPointLeavesNoTraceAndThePushRuns
       const std::string name(push::push_hook_point_name(point));
       SCOPED_TRACE(std::string(rejected ? "a rejection" : "an applied push") + " failing at " + name);
       const push::PushCommit pushed = round_commit(round++, rejected);
-      const push::PushOptions working = rejected ? refusing_options() : options();
+      const push::PushOptions working = round_options(rejected);
       push::PushOptions failing = working;
       install_push_hook(push_hooks, failing, [point, name](PushHookPoint reached) {
         if (reached == point) throw std::runtime_error("failure injected at " + name);
@@ -193,14 +213,8 @@ TEST_P(PushCrash, PUSH_CRASH_3_AFailureAtAnyHookPointLeavesNoTraceAndThePushRuns
       const std::string before = database().dump_all_tables();
       EXPECT_THROW(push(pushed, failing), std::runtime_error);
       EXPECT_EQ(database().dump_all_tables(), before) << "the failed push left a trace";
-      const auto answer = push(pushed, working);
-      if (rejected) {
-        EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
-        EXPECT_FALSE(answer.replayed) << "the failed push stored its rejection";
-      } else {
-        EXPECT_EQ(answer.status, PushAnswerStatus::applied);
-        EXPECT_EQ(answer.commit_seq, std::optional<std::int64_t>(++expected_seq));
-      }
+      expect_runs_again(pushed, working,
+                        rejected ? std::nullopt : std::optional<std::int64_t>(++expected_seq));
       if (HasFailure()) return;
     }
   }
@@ -217,7 +231,7 @@ TEST_P(PushCrash, PUSH_CRASH_4_APushWhoseCommitFailsLeavesNoTraceAndRunsAgain) {
   for (const bool rejected : {false, true}) {
     SCOPED_TRACE(rejected ? "a rejection" : "an applied push");
     const push::PushCommit pushed = round_commit(rejected ? 1 : 0, rejected);
-    const push::PushOptions working = rejected ? refusing_options() : options();
+    const push::PushOptions working = round_options(rejected);
     const std::string before = database().dump_all_tables();
     if (!database().inject_commit_failure()) {
       GTEST_SKIP() << "this backend cannot fail a COMMIT from outside the candidate's connection "
@@ -226,14 +240,8 @@ TEST_P(PushCrash, PUSH_CRASH_4_APushWhoseCommitFailsLeavesNoTraceAndRunsAgain) {
     EXPECT_THROW(push(pushed, working), StorageError);
     database().clear_injected_failures();
     EXPECT_EQ(database().dump_all_tables(), before) << "the push whose COMMIT failed left a trace";
-    const auto answer = push(pushed, working);
-    if (rejected) {
-      EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
-      EXPECT_FALSE(answer.replayed) << "the rejection whose COMMIT failed was stored";
-    } else {
-      EXPECT_EQ(answer.status, PushAnswerStatus::applied);
-      EXPECT_EQ(answer.commit_seq, std::optional<std::int64_t>(seeded + 1));
-    }
+    expect_runs_again(pushed, working,
+                      rejected ? std::nullopt : std::optional<std::int64_t>(seeded + 1));
   }
 }
 

@@ -34,11 +34,7 @@ class DriverCommitReader final : public push::CommitReader {
                                             const std::string& row_id) override {
     const Json result =
         process_.call("push.read_row", {{"call", call_}, {"table", table}, {"rowId", row_id}});
-    return decode_answer("push.read_row", [&]() -> std::optional<storage::StoredRow> {
-      const Json& row = wire::Fields(result, "result").at("row");
-      if (row.is_null()) return std::nullopt;
-      return wire::stored_row_from_json(row, "result.row");
-    });
+    return decode_answer("push.read_row", [&] { return wire::row_answer_from_json(result, "result"); });
   }
 
   std::vector<storage::StoredRow> scan_rows(const storage::RowScan& scan) override {
@@ -191,7 +187,7 @@ class DriverPushArea final : public PushArea {
     }
     if (name == "validate_row") {
       const push::RowValidation op =
-          decode([&] { return wire::row_validation_from_json(params_json(params), "params"); });
+          decode([&] { return wire::row_validation_from_json(params.whole(), "params"); });
       const auto found = options.row_validators.find(op.table);
       if (found == options.row_validators.end() || !found->second) {
         violation("validate_row for table \"" + op.table + "\", which has no validator");
@@ -200,7 +196,7 @@ class DriverPushArea final : public PushArea {
     }
     if (name == "validate_commit" && options.commit_validator) {
       auto fields =
-          decode([&] { return wire::commit_validation_from_json(params_json(params), "params"); });
+          decode([&] { return wire::commit_validation_from_json(params.whole(), "params"); });
       DriverCommitReader reader(handle.process(), params.at("call"));
       const push::CommitValidation input{fields.client_id, fields.client_commit_id,
                                          fields.actor_id,  fields.partition,
@@ -209,13 +205,11 @@ class DriverPushArea final : public PushArea {
     }
     if (name == "notify" && options.notify) {
       options.notify(
-          decode([&] { return wire::notification_from_json(params_json(params), "params"); }));
+          decode([&] { return wire::notification_from_json(params.whole(), "params"); }));
       return Json::object();
     }
     violation("a " + name + " callback the push was not run with");
   }
-
-  static const Json& params_json(const wire::Fields& params) { return params.whole(); }
 
   const bool hooks_advertised_;
 };

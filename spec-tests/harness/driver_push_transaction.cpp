@@ -21,12 +21,7 @@ class DriverPushTransaction final : public storage::PushTransaction {
   }
 
   ~DriverPushTransaction() override {
-    if (!storage_->process().healthy()) return;
-    try {
-      step("close");
-    } catch (const std::exception& error) {
-      report(error);
-    }
+    if (storage_->process().healthy()) step_without_throwing("close");
   }
 
   const std::string& partition() const override { return partition_; }
@@ -37,21 +32,14 @@ class DriverPushTransaction final : public storage::PushTransaction {
       const std::string& client_id, const std::string& client_commit_id) override {
     const Json result =
         step("get_push_result", {{"clientId", client_id}, {"clientCommitId", client_commit_id}});
-    return decode("get_push_result", [&]() -> std::optional<push::StoredPushResult> {
-      const Json& stored = wire::Fields(result, "result").at("result");
-      if (stored.is_null()) return std::nullopt;
-      return wire::stored_push_result_from_json(stored, "result.result");
-    });
+    return decode("get_push_result",
+                  [&] { return wire::stored_result_answer_from_json(result, "result"); });
   }
 
   std::optional<storage::StoredRow> get_row(const std::string& table,
                                             const std::string& row_id) override {
     const Json result = step("read_row", {{"table", table}, {"rowId", row_id}});
-    return decode("read_row", [&]() -> std::optional<storage::StoredRow> {
-      const Json& row = wire::Fields(result, "result").at("row");
-      if (row.is_null()) return std::nullopt;
-      return wire::stored_row_from_json(row, "result.row");
-    });
+    return decode("read_row", [&] { return wire::row_answer_from_json(result, "result"); });
   }
 
   std::vector<storage::StoredRow> scan_rows(const storage::RowScan& scan) override {
@@ -91,13 +79,7 @@ class DriverPushTransaction final : public storage::PushTransaction {
 
   void commit() override { step("commit"); }
 
-  void rollback() noexcept override {
-    try {
-      step("rollback");
-    } catch (const std::exception& error) {
-      report(error);
-    }
-  }
+  void rollback() noexcept override { step_without_throwing("rollback"); }
 
  private:
   static Json result_params(const std::string& client_id, const std::string& client_commit_id,
@@ -117,12 +99,17 @@ class DriverPushTransaction final : public storage::PushTransaction {
     return decode_answer("tx." + verb, std::forward<Decode>(read));
   }
 
-  // A step that must not throw failed: the running test fails with why.
-  static void report(const std::exception& error) {
-    if (::testing::UnitTest::GetInstance()->current_test_info() == nullptr) return;
-    ADD_FAILURE() << (reports_driver_error(error.what())
-                          ? std::string(error.what())
-                          : DriverError("tx.close", error.what()).what());
+  // A step whose caller must not throw (a destructor, rollback): its
+  // failure fails the running test instead, naming the step.
+  void step_without_throwing(const std::string& verb) noexcept {
+    try {
+      step(verb);
+    } catch (const std::exception& error) {
+      if (::testing::UnitTest::GetInstance()->current_test_info() == nullptr) return;
+      ADD_FAILURE() << (reports_driver_error(error.what())
+                            ? std::string(error.what())
+                            : DriverError("tx." + verb, error.what()).what());
+    }
   }
 
   std::shared_ptr<DriverHandle> storage_;

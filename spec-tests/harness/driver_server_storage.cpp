@@ -43,11 +43,8 @@ class DriverServerStorage final : public storage::ServerStorage {
   std::optional<storage::StoredRow> get_row(const std::string& partition, const std::string& table,
                                             const std::string& row_id) override {
     const Json result = handle_->call("get_row", row_key(partition, table, row_id));
-    return decode_answer(handle_->method("get_row"), [&]() -> std::optional<storage::StoredRow> {
-      const Json& row = wire::Fields(result, "result").at("row");
-      if (row.is_null()) return std::nullopt;
-      return wire::stored_row_from_json(row, "result.row");
-    });
+    return decode_answer(handle_->method("get_row"),
+                         [&] { return wire::row_answer_from_json(result, "result"); });
   }
 
   void upsert_row(const std::string& partition, const std::string& table,
@@ -81,11 +78,7 @@ class DriverServerStorage final : public storage::ServerStorage {
                                                           {"clientId", client_id},
                                                           {"clientCommitId", client_commit_id}});
     return decode_answer(handle_->method("get_push_result"),
-                         [&]() -> std::optional<push::StoredPushResult> {
-                           const Json& stored = wire::Fields(result, "result").at("result");
-                           if (stored.is_null()) return std::nullopt;
-                           return wire::stored_push_result_from_json(stored, "result.result");
-                         });
+                         [&] { return wire::stored_result_answer_from_json(result, "result"); });
   }
 
   std::int64_t get_max_commit_seq(const std::string& partition) override {

@@ -93,6 +93,10 @@ storage::CompiledSchema compiled_schema_of(const Fields& params);
 // The push options of a push.run request (push_methods.cpp): its clock value,
 // cap, cache identity, and the callbacks it asks for.
 push::PushOptions push_options_of(const Fields& params);
+// Runs the commit of a push.run request with `options` and returns its
+// PUSH_RESULT answer; a push abandoned by a callback is answered with its
+// cause. push.run passes push_options_of(params); the fake drivers change one.
+Json run_push_request(const Fields& params, const push::PushOptions& options);
 // Called by storage.close: forgets the storage's transactions, rolling back
 // the unfinished ones (transaction_methods.cpp).
 void close_transactions_of(std::int64_t storage_handle);

@@ -129,16 +129,13 @@ push::PushOptions push_options_of(const Fields& params) {
   return options;
 }
 
-namespace {
-
-Json run(const Fields& params) {
+Json run_push_request(const Fields& params, const push::PushOptions& options) {
   const auto storage = server_storage_of(params);
   const storage::CompiledSchema schema = compiled_schema_of(params);
   const push::PushActor actor =
       wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
   const push::PushCommit commit =
       wire::push_commit_from_json(params.at("commit"), params.path_of("commit"));
-  const push::PushOptions options = push_options_of(params);
   try {
     return wire::push_answer_to_json(push::run_push(*storage, schema, actor, commit, options));
   } catch (const push::PushAbandoned& abandoned) {
@@ -147,9 +144,13 @@ Json run(const Fields& params) {
   }
 }
 
+namespace {
+
+Json run(const Fields& params) { return run_push_request(params, push_options_of(params)); }
+
 Json read_row(const Fields& params) {
-  const auto row = readers().of(params).get_row(params.text("table"), params.text("rowId"));
-  return Json{{"row", row ? wire::stored_row_to_json(*row) : Json()}};
+  return wire::row_answer_to_json(
+      readers().of(params).get_row(params.text("table"), params.text("rowId")));
 }
 
 Json scan_rows(const Fields& params) {

@@ -52,9 +52,8 @@ Json preview_schema(const Fields& params) {
 }
 
 Json get_row(const Fields& params) {
-  const auto row = server_storage_of(params)->get_row(params.text("partition"), params.text("table"),
-                                               params.text("rowId"));
-  return Json{{"row", row ? wire::stored_row_to_json(*row) : Json()}};
+  return wire::row_answer_to_json(server_storage_of(params)->get_row(
+      params.text("partition"), params.text("table"), params.text("rowId")));
 }
 
 Json upsert_row(const Fields& params) {
@@ -70,9 +69,8 @@ Json read_projection(const Fields& params) {
 }
 
 Json get_push_result(const Fields& params) {
-  const auto result = server_storage_of(params)->get_push_result(
-      params.text("partition"), params.text("clientId"), params.text("clientCommitId"));
-  return Json{{"result", result ? wire::stored_push_result_to_json(*result) : Json()}};
+  return wire::stored_result_answer_to_json(server_storage_of(params)->get_push_result(
+      params.text("partition"), params.text("clientId"), params.text("clientCommitId")));
 }
 
 Json get_max_commit_seq(const Fields& params) {

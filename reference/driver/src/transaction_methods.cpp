@@ -56,10 +56,6 @@ std::shared_ptr<storage::PushTransaction> tx_of(const Fields& params) {
   return transactions().get(params.integer("transaction"));
 }
 
-Json stored_result_or_null(const std::optional<push::StoredPushResult>& result) {
-  return result ? wire::stored_push_result_to_json(*result) : Json();
-}
-
 Json begin(const Fields& params) {
   const std::int64_t storage = params.integer("storage");
   auto tx = server_storage_of(params)->begin(params.text("partition"));
@@ -72,13 +68,13 @@ Json lock_partition_for_push(const Fields& params) {
 }
 
 Json get_push_result(const Fields& params) {
-  return Json{{"result", stored_result_or_null(tx_of(params)->get_push_result(
-                             params.text("clientId"), params.text("clientCommitId")))}};
+  return wire::stored_result_answer_to_json(
+      tx_of(params)->get_push_result(params.text("clientId"), params.text("clientCommitId")));
 }
 
 Json read_row(const Fields& params) {
-  const auto row = tx_of(params)->get_row(params.text("table"), params.text("rowId"));
-  return Json{{"row", row ? wire::stored_row_to_json(*row) : Json()}};
+  return wire::row_answer_to_json(
+      tx_of(params)->get_row(params.text("table"), params.text("rowId")));
 }
 
 Json scan_rows(const Fields& params) {

@@ -228,6 +228,17 @@ push::StoredPushResult stored_push_result_from_json(const Json& value, const std
   return result;
 }
 
+Json stored_result_answer_to_json(const std::optional<push::StoredPushResult>& result) {
+  return Json{{"result", result ? stored_push_result_to_json(*result) : Json()}};
+}
+
+std::optional<push::StoredPushResult> stored_result_answer_from_json(const Json& value,
+                                                                     const std::string& path) {
+  const Json& stored = Fields(value, path).at("result");
+  if (stored.is_null()) return std::nullopt;
+  return stored_push_result_from_json(stored, path + ".result");
+}
+
 Json push_answer_to_json(const push::PushAnswer& answer) {
   return Json{{"status", kAnswerStatuses.name(answer.status)},
               {"commitSeq", nullable(answer.commit_seq)},

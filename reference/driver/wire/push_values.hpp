@@ -38,6 +38,12 @@ push::OperationResult operation_result_from_json(const Json& value, const std::s
 Json stored_push_result_to_json(const push::StoredPushResult& result);
 push::StoredPushResult stored_push_result_from_json(const Json& value, const std::string& path);
 
+// The answer of storage.get_push_result and tx.get_push_result:
+// {"result": stored result | null}.
+Json stored_result_answer_to_json(const std::optional<push::StoredPushResult>& result);
+std::optional<push::StoredPushResult> stored_result_answer_from_json(const Json& value,
+                                                                     const std::string& path);
+
 // {"status": "applied" | "cached" | "rejected", "commitSeq", "results", "replayed"}.
 Json push_answer_to_json(const push::PushAnswer& answer);
 push::PushAnswer push_answer_from_json(const Json& value, const std::string& path);

@@ -203,6 +203,16 @@ storage::StoredRow stored_row_from_json(const Json& value, const std::string& pa
   return row;
 }
 
+Json row_answer_to_json(const std::optional<storage::StoredRow>& row) {
+  return Json{{"row", row ? stored_row_to_json(*row) : Json()}};
+}
+
+std::optional<storage::StoredRow> row_answer_from_json(const Json& result, const std::string& path) {
+  const Json& row = Fields(result, path).at("row");
+  if (row.is_null()) return std::nullopt;
+  return stored_row_from_json(row, path + ".row");
+}
+
 Json stored_rows_to_json(const std::vector<storage::StoredRow>& rows) {
   Json out = Json::array();
   for (const auto& row : rows) out.push_back(stored_row_to_json(row));

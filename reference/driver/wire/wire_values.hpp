@@ -42,6 +42,10 @@ std::vector<storage::ColumnLayout> columns_from_json(const Json& value, const st
 // Server storage values.
 Json stored_row_to_json(const storage::StoredRow& row);
 storage::StoredRow stored_row_from_json(const Json& value, const std::string& path);
+// The answer of storage.get_row, tx.read_row and push.read_row:
+// {"row": stored row | null}.
+Json row_answer_to_json(const std::optional<storage::StoredRow>& row);
+std::optional<storage::StoredRow> row_answer_from_json(const Json& result, const std::string& path);
 Json stored_rows_to_json(const std::vector<storage::StoredRow>& rows);
 std::vector<storage::StoredRow> stored_rows_from_json(const Json& value, const std::string& path);
 Json schema_report_to_json(const storage::SchemaReport& report);

@@ -16,30 +16,18 @@
 #include "connection.hpp"
 #include "server.hpp"
 #include "ssp/push/push_pipeline.hpp"
-#include "ssp/storage/schema_json.hpp"
+#include "ssp/storage/row_codec.hpp"
 #include "wire/push_values.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {
 namespace {
 
-using Wrap = std::function<Method(Method real)>;
-
-Json run_push_with(const Fields& params, const push::PushOptions& options) {
-  const push::PushActor actor =
-      wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
-  const push::PushCommit commit =
-      wire::push_commit_from_json(params.at("commit"), params.path_of("commit"));
-  return wire::push_answer_to_json(push::run_push(*server_storage_of(params),
-                                                  compiled_schema_of(params), actor, commit,
-                                                  options));
-}
-
 Json commits_before_validating(const Fields& params) {
   push::PushOptions options = push_options_of(params);
   const auto validators = std::move(options.row_validators);
   options.row_validators.clear();
-  const Json answer = run_push_with(params, options);
+  const Json answer = run_push_request(params, options);
   const storage::CompiledSchema schema = compiled_schema_of(params);
   const push::PushActor actor =
       wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
@@ -74,7 +62,7 @@ Json skips_a_hook_point(const Fields& params) {
       if (point != push::PushHookPoint::before_append_commit) hook(point);
     };
   }
-  return run_push_with(params, options);
+  return run_push_request(params, options);
 }
 
 Method upsert_answers_early(Method real) {
