@@ -128,11 +128,16 @@ class _StorageHandle:
         self.storage.close()
 
 
+def _open_handle(server, params, key, kind, what):
+    """The open object of kind ``kind`` that ``params[key]`` names; BadRequest otherwise."""
+    handle = server.handles.get(field(params, key))
+    if not isinstance(handle, kind):
+        raise BadRequest("unknown %s handle %r" % (what, params.get(key)))
+    return handle
+
+
 def _storage(server, params):
-    handle = server.handles.get(field(params, "storage"))
-    if not isinstance(handle, _StorageHandle):
-        raise BadRequest("unknown storage handle %r" % (params.get("storage"),))
-    return handle.storage
+    return _open_handle(server, params, "storage", _StorageHandle, "storage").storage
 
 
 def storage_open(server, params):
@@ -242,10 +247,7 @@ class _TxHandle:
 
 
 def _tx(server, params):
-    handle = server.handles.get(field(params, "transaction"))
-    if not isinstance(handle, _TxHandle):
-        raise BadRequest("unknown transaction handle %r" % (params.get("transaction"),))
-    return handle.tx
+    return _open_handle(server, params, "transaction", _TxHandle, "transaction").tx
 
 
 def storage_begin(server, params):
