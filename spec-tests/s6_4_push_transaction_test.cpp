@@ -1,13 +1,11 @@
 // Push transactions through the candidate's server storage (SSP2 §2.2, §6.4,
-// §6.8; design/storage.md §5.2–§5.3, §6 D-5, D-7, D-8, E-1, E-3, E-4;
-// design/push.md §2.1–§2.2, R15).
+// §6.8; design/storage.md §5.2–§5.3, §6 D-5, D-7, D-8; design/push.md §2.1–§2.2,
+// R15). E-1, E-3 and E-4, the lock races, are schedules (s6_3_push_races_test.cpp).
 #include <gmock/gmock.h>
 
-#include <atomic>
 #include <latch>
 #include <thread>
 
-#include "harness/eventually.hpp"
 #include "harness/push_storage_fixtures.hpp"
 
 namespace ssp::harness {
@@ -310,28 +308,7 @@ TEST_P(PushTransaction, PT_3_AnAbandonedTransactionRollsBackAndNeverWedgesTheSto
   EXPECT_NO_THROW(store->upsert_row("acme", "tasks", task_row("t9", "p1", "after", false)));
 }
 
-// --- Connection model and locks ------------------------------------------
-
-TEST_P(PushTransaction, E_1_OnSqliteASecondTransactionWaitsForTheFirstWhateverThePartition) {
-  record_spec("§6.8", "E-1");
-  if (backend() != Backend::sqlite) GTEST_SKIP() << "E-1 is about SQLite's single writer";
-  storage::ServerStorageOptions quick;
-  quick.lock_wait_ms = 150;
-  auto second = open(quick);
-  ASSERT_NE(second, nullptr);
-  second->ensure_schema(example_compiled());
-  auto first = begin("acme");
-  ASSERT_NE(first, nullptr);
-  // The second begin waits its lock wait for the first, then gives up: it
-  // never runs beside it.
-  EXPECT_THROW(second->begin("beta"), StorageError);
-  first->commit();
-  auto after = second->begin("beta");
-  ASSERT_NE(after, nullptr);
-  after->lock_partition_for_push();
-  EXPECT_EQ(after->append_commit(commit_entry("k1")), 1);
-  after->commit();
-}
+// --- Connection model (the lock races are schedules: s6_3_push_races_test.cpp)
 
 TEST_P(PushTransaction, PUSH_R15_OnSqliteStorageCallsNeitherSeeNorJoinAnOpenPush) {
   record_spec("§6.8 (push.md R15, Q5)", "PUSH-R15");
@@ -385,98 +362,6 @@ TEST_P(PushTransaction, PUSH_R15_OnSqliteStorageCallsNeitherSeeNorJoinAnOpenPush
   EXPECT_FALSE(storage().get_row("acme", "tasks", "t1").has_value());
   EXPECT_FALSE(storage().get_row("acme", "notes", "n0").has_value());
   EXPECT_EQ(storage().get_max_commit_seq("acme"), 0);
-}
-
-// PostgreSQL: whether a backend of this test's schema is waiting for a lock
-// while it holds one on sync_partitions (a push parked at the partition lock).
-bool a_push_waits_for_the_partition(TestDatabase& db) {
-  const auto count = db.query_column(
-      "SELECT count(DISTINCT w.pid) FROM pg_locks w JOIN pg_locks p ON p.pid = w.pid "
-      "WHERE NOT w.granted AND p.granted AND p.locktype = 'relation' "
-      "AND p.relation = to_regclass('sync_partitions')");
-  return !count.empty() && count.front() != "0";
-}
-
-TEST_P(PushTransaction, E_3_OnPostgresOnePartitionSerializesWithoutGapsAndAnotherProceeds) {
-  record_spec("§2.1, §6.8", "E-3");
-  if (backend() != Backend::postgres) GTEST_SKIP() << "E-3 is about PostgreSQL's row lock";
-  auto holder = begin("acme");
-  ASSERT_NE(holder, nullptr);
-  holder->lock_partition_for_push();
-  ASSERT_EQ(holder->append_commit(commit_entry("k1")), 1);
-
-  std::int64_t waiter_seq = 0;
-  Background waiter([&] {
-    auto tx = storage().begin("acme");
-    ASSERT_NE(tx, nullptr);
-    tx->lock_partition_for_push();
-    waiter_seq = tx->append_commit(commit_entry("k2"));
-    tx->commit();
-  });
-  const bool parked =
-      eventually([&] { return a_push_waits_for_the_partition(database()); }, kWatchdog);
-  EXPECT_TRUE(parked) << "the second push to acme never waited for the lock";
-  EXPECT_FALSE(waiter.done()) << "the second push to acme ran beside the holder";
-
-  // Another partition is not held up by acme's lock.
-  Background other([&] {
-    auto tx = storage().begin("beta");
-    ASSERT_NE(tx, nullptr);
-    tx->lock_partition_for_push();
-    EXPECT_EQ(tx->append_commit(commit_entry("k1")), 1);
-    tx->commit();
-  });
-  const bool beta_done = other.finish();
-  holder->rollback();
-  ASSERT_TRUE(beta_done) << "a push to beta waited for acme's lock";
-  ASSERT_TRUE(waiter.finish()) << "the parked push never resumed";
-  EXPECT_EQ(waiter_seq, 1) << "the rolled-back seq is reused: no gap";
-  EXPECT_THAT(commit_seqs("acme"), ElementsAre(1));
-  EXPECT_THAT(commit_seqs("beta"), ElementsAre(1));
-}
-
-TEST_P(PushTransaction, E_4_OnPostgresOnlyTheLockBlocksAConcurrentPush) {
-  record_spec("§6.8", "E-4");
-  if (backend() != Backend::postgres) GTEST_SKIP() << "E-4 is about PostgreSQL's row lock";
-  {  // the partition row exists, so taking the lock is a plain row lock
-    auto tx = begin("acme");
-    ASSERT_NE(tx, nullptr);
-    tx->lock_partition_for_push();
-    tx->commit();
-  }
-  // A transaction without the lock does not hold up a push.
-  auto unlocked = begin("acme");
-  ASSERT_NE(unlocked, nullptr);
-  unlocked->upsert_row("tasks", task_row("t1", "p1", "raw", false), 0);
-  Background free_push([&] {
-    auto tx = storage().begin("acme");
-    ASSERT_NE(tx, nullptr);
-    tx->lock_partition_for_push();
-    tx->commit();
-  });
-  const bool not_blocked = free_push.finish();
-  unlocked->rollback();
-  ASSERT_TRUE(not_blocked) << "a push waited for a transaction without the lock";
-
-  // Once it takes the lock, it does.
-  auto locked = begin("acme");
-  ASSERT_NE(locked, nullptr);
-  locked->lock_partition_for_push();
-  std::atomic<bool> acquired{false};
-  Background blocked_push([&] {
-    auto tx = storage().begin("acme");
-    ASSERT_NE(tx, nullptr);
-    tx->lock_partition_for_push();
-    acquired = true;
-    tx->commit();
-  });
-  const bool parked =
-      eventually([&] { return a_push_waits_for_the_partition(database()); }, kWatchdog);
-  EXPECT_TRUE(parked) << "the push never waited for the lock holder";
-  EXPECT_FALSE(acquired) << "the push took the lock the holder has";
-  locked->commit();
-  ASSERT_TRUE(blocked_push.finish()) << "the parked push never resumed";
-  EXPECT_TRUE(acquired);
 }
 
 }  // namespace

@@ -50,6 +50,12 @@ class InspectedTestDatabase final : public TestDatabase {
   void release_write_lock() override {
     inspect("releasing the write lock", [&] { inner_->release_write_lock(); });
   }
+  bool shows_lock_waits(int waiters) override {
+    bool shown = false;
+    inspect("looking for connections waiting for a lock",
+            [&] { shown = inner_->shows_lock_waits(waiters); });
+    return shown;
+  }
 
  private:
   // Runs `step`; a failure it throws is read by raise_inspection_failure

@@ -78,6 +78,15 @@ class TestDatabase {
   // after its lock wait.
   virtual void hold_write_lock() = 0;
   virtual void release_write_lock() = 0;
+
+  // Whether the database shows `waiters` connections held back by a lock,
+  // for a race to see that a step waits (schedule_runner.hpp) rather than
+  // guess it from time. PostgreSQL: at least that many backends holding a
+  // lock on a relation of this test's schema wait for another lock
+  // (pg_locks). SQLite shows no waiters: true when some connection holds the
+  // write lock, seen by a probe that takes it without waiting, whatever
+  // `waiters`.
+  virtual bool shows_lock_waits(int waiters) = 0;
 };
 
 // Why `backend` cannot run here, or nothing when it can. PostgreSQL needs

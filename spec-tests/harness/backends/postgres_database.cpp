@@ -215,4 +215,14 @@ void PostgresTestDatabase::release_write_lock() {
   lock_conn_.reset();
 }
 
+bool PostgresTestDatabase::shows_lock_waits(int waiters) {
+  // Backends of other tests' schemas wait for locks too: count only those
+  // that already hold a lock on a relation of this test's schema.
+  const auto count = query_column(
+      "SELECT count(DISTINCT w.pid) FROM pg_locks w WHERE NOT w.granted AND EXISTS ("
+      "SELECT 1 FROM pg_locks h JOIN pg_class c ON c.oid = h.relation WHERE h.pid = w.pid "
+      "AND h.granted AND c.relnamespace = to_regnamespace(current_schema()))");
+  return !count.empty() && std::stoi(count.front()) >= waiters;
+}
+
 }  // namespace ssp::harness

@@ -28,6 +28,7 @@ class PostgresTestDatabase final : public TestDatabase {
   void clear_injected_failures() override;
   void hold_write_lock() override;
   void release_write_lock() override;
+  bool shows_lock_waits(int waiters) override;
 
  private:
   // `name` in the test's schema, quoted, for objects inject_write_failure

@@ -244,4 +244,16 @@ void SqliteTestDatabase::release_write_lock() {
   lock_holder_ = nullptr;
 }
 
+bool SqliteTestDatabase::shows_lock_waits(int /*waiters: SQLite cannot count them*/) {
+  // A connection of its own that never waits: BEGIN IMMEDIATE is busy exactly
+  // when another connection holds the write lock.
+  sqlite3* probe = nullptr;
+  check(nullptr, sqlite3_open(location_.sqlite_path.c_str(), &probe), "open lock probe");
+  const int code = sqlite3_exec(probe, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+  if (code == SQLITE_OK) sqlite3_exec(probe, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close_v2(probe);
+  if (code != SQLITE_OK && code != SQLITE_BUSY) check(nullptr, code, "lock probe");
+  return code == SQLITE_BUSY;
+}
+
 }  // namespace ssp::harness

@@ -29,6 +29,7 @@ class SqliteTestDatabase final : public TestDatabase {
   void clear_injected_failures() override;
   void hold_write_lock() override;
   void release_write_lock() override;
+  bool shows_lock_waits(int waiters) override;
 
  private:
   std::filesystem::path directory_;

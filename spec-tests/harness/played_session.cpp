@@ -1,0 +1,350 @@
+#include "harness/played_session.hpp"
+
+#include <charconv>
+#include <sstream>
+
+#include "harness/granted_options.hpp"
+#include "harness/push_fixtures.hpp"
+#include "harness/harness_error.hpp"
+#include "harness/require_found.hpp"
+
+namespace ssp::harness {
+namespace {
+
+using push::PushHookPoint;
+using storage::StoredRow;
+
+constexpr const char* kTable = "tasks";             // every schedule's rows live in tasks
+constexpr const char* kCommandClient = "command";   // a hand-rolled command's client id
+constexpr std::int64_t kClock = 1'000;              // every commit's createdAtMs
+
+// The schedule spelling of a hook point: H0 … H6 (push_pipeline.hpp).
+std::optional<PushHookPoint> hook_point_named(const std::string& word) {
+  if (word.size() != 2 || word[0] != 'H' || word[1] < '0' || word[1] > '6') return std::nullopt;
+  return static_cast<PushHookPoint>(word[1] - '0');
+}
+std::string hook_point_word(PushHookPoint point) {
+  return "H" + std::to_string(static_cast<int>(point));
+}
+
+std::int64_t number(const std::string& word) {
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+  if (error != std::errc{} || end != word.data() + word.size()) {
+    throw HarnessError("schedule: \"" + word + "\" is not a number");
+  }
+  return value;
+}
+
+// The words after `key` in `words`, as the value of that option, or nothing.
+std::optional<std::string> option(const std::vector<std::string>& words, const std::string& key) {
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+    if (words[i] == key) return words[i + 1];
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) items.push_back(item);
+  return items;
+}
+
+StepAnswer ok() { return StepAnswer{"ok", "", false}; }
+
+}  // namespace
+
+std::string push_answer_text(const push::PushAnswer& answer) {
+  switch (answer.status) {
+    case push::PushAnswerStatus::applied:
+    case push::PushAnswerStatus::cached: {
+      const char* status = answer.status == push::PushAnswerStatus::applied ? "applied" : "cached";
+      return std::string(status) + " seq " +
+             (answer.commit_seq ? std::to_string(*answer.commit_seq) : "none");
+    }
+    case push::PushAnswerStatus::rejected:
+      for (const auto& record : answer.results) {
+        if (record.status == push::OperationStatus::conflict) {
+          return "rejected conflict serverVersion " +
+                 (record.server_version ? std::to_string(*record.server_version) : "none");
+        }
+        if (record.status == push::OperationStatus::error) return "rejected error " + record.code;
+      }
+      return "rejected without an error record";
+  }
+  return "an answer of no known status";
+}
+
+std::string row_text(Candidate& candidate, const storage::CompiledSchema& schema,
+                     const std::optional<StoredRow>& row) {
+  if (!row) return "absent";
+  const auto decoded = candidate.rows().decode(schema.find(kTable)->layout(), row->payload);
+  const auto* title = decoded.size() > 2 ? std::get_if<std::string>(&decoded[2]) : nullptr;
+  const auto scope = row->scopes.find("project_id");
+  return "version " + std::to_string(row->server_version) + " title " + (title ? *title : "-") +
+         " project " + (scope == row->scopes.end() ? "-" : scope->second);
+}
+
+// Where one step's answer goes; guarded by the session's mutex.
+class PlayedSession::Slot {
+ public:
+  std::optional<StepAnswer> answer;
+};
+
+PlayedSession::PlayedSession(const Setting& setting, const ScheduleSession& declaration)
+    : setting_(setting), name_(declaration.name) {
+  storage_ = require_opened(
+      setting_.candidate.open_server_storage(setting_.location, storage::ServerStorageOptions{}),
+      "server storage for session " + name_);
+  storage_->ensure_schema(setting_.schema);
+}
+
+PlayedSession::~PlayedSession() {
+  release();
+  for (auto& thread : threads_) thread.join();
+  tx_.reset();
+}
+
+void PlayedSession::start(const ScheduleStep& step) {
+  auto slot = std::make_shared<Slot>();
+  {
+    std::lock_guard lock(mutex_);
+    slot_ = slot;
+    step_running_ = true;
+  }
+  const auto& words = step.words;
+  if (words[0] == "push") return start_push(step, slot);
+  if (words[0] == "resume") return resume(words, slot);
+  threads_.emplace_back([this, step, slot] {
+    StepAnswer answer;
+    try {
+      answer = run(step);
+    } catch (const std::exception& error) {
+      answer = StepAnswer{"fails", error.what(), true};
+    }
+    std::lock_guard lock(mutex_);
+    slot->answer = std::move(answer);
+    step_running_ = false;
+    changed_.notify_all();
+  });
+}
+
+std::optional<StepAnswer> PlayedSession::answer() {
+  std::lock_guard lock(mutex_);
+  return slot_ ? slot_->answer : std::nullopt;
+}
+
+std::optional<StepAnswer> PlayedSession::await(std::chrono::seconds watchdog) {
+  std::unique_lock lock(mutex_);
+  changed_.wait_for(lock, watchdog, [&] { return slot_ && slot_->answer.has_value(); });
+  return slot_ ? slot_->answer : std::nullopt;
+}
+
+void PlayedSession::release() {
+  std::lock_guard lock(mutex_);
+  released_ = true;
+  changed_.notify_all();  // a parked push wakes up and fails
+  if (!step_running_ && tx_) tx_->rollback();
+}
+
+StepAnswer PlayedSession::run(const ScheduleStep& step) {
+  if (ended_) return StepAnswer{"skipped", "the recheck found the stored result", false};
+  return run_transaction_step(step.words);
+}
+
+storage::PushTransaction& PlayedSession::transaction() {
+  if (!tx_) throw HarnessError("schedule: session " + name_ + " has no transaction (begin first)");
+  return *tx_;
+}
+
+StepAnswer PlayedSession::run_transaction_step(const std::vector<std::string>& words) {
+  const std::string& verb = words[0];
+  const auto argument = [&]() -> const std::string& {
+    if (words.size() < 2) throw HarnessError("schedule: \"" + verb + "\" needs an argument");
+    return words[1];
+  };
+  if (verb == "begin") {
+    // begin [PARTITION] [locked]: `locked` takes the partition lock at once,
+    // as trusted code must (on SQLite the wait is at begin, on PostgreSQL at
+    // the lock: one step either way).
+    const bool locked = words.back() == "locked";
+    const bool partition_named = words.size() > (locked ? 2u : 1u);
+    tx_ = storage_->begin(partition_named ? words[1] : "acme");
+    if (!tx_) throw std::runtime_error("the candidate's begin returned no transaction");
+    if (locked) tx_->lock_partition_for_push();
+    return ok();
+  }
+  if (verb == "lock") {
+    transaction().lock_partition_for_push();
+    return ok();
+  }
+  if (verb == "read") return read(argument());
+  if (verb == "write") return write(words);
+  if (verb == "append") return append(argument());
+  if (verb == "put-result") {
+    push::StoredPushResult result;
+    result.status = push::PushStatus::applied;
+    result.commit_seq = appended_seq_;
+    result.recorded_at_ms = kClock;
+    result.cache_identity = "command-" + name_;
+    result.results = {push::OperationResult{}};
+    transaction().put_push_result(kCommandClient, argument(), result);
+    return ok();
+  }
+  if (verb == "recheck") return recheck(argument());
+  if (verb == "commit") {
+    transaction().commit();
+    return ok();
+  }
+  if (verb == "rollback") {
+    transaction().rollback();
+    return ok();
+  }
+  throw HarnessError("schedule: unknown step \"" + verb + "\"");
+}
+
+StepAnswer PlayedSession::read(const std::string& row_id) {
+  const auto row = transaction().get_row(kTable, row_id);
+  if (row) {
+    read_rows_[row_id] = *row;
+  } else {
+    read_rows_.erase(row_id);
+  }
+  return StepAnswer{row_text(setting_.candidate, setting_.schema, row), "", false};
+}
+
+StepAnswer PlayedSession::write(const std::vector<std::string>& words) {
+  if (words.size() < 2) throw HarnessError("schedule: write needs a row");
+  const std::string& row_id = words[1];
+  const auto seen = read_rows_.find(row_id);
+  std::string project = option(words, "project").value_or("p1");
+  if (!option(words, "project") && seen != read_rows_.end()) {
+    project = seen->second.scopes["project_id"];
+  }
+  const std::int64_t version = seen == read_rows_.end() ? 1 : seen->second.server_version + 1;
+  const auto title = option(words, "title").value_or("-");
+  const storage::Bytes payload = setting_.candidate.rows().encode(
+      setting_.schema.find(kTable)->layout(), storage::Row{row_id, project, title, false});
+  const StoredRow row{row_id, version, {{"project_id", project}}, payload};
+  transaction().upsert_row(kTable, row, static_cast<std::int64_t>(written_.size()));
+  written_.push_back(
+      storage::Change{kTable, row_id, storage::ChangeOp::upsert, version, row.scopes, payload});
+  return ok();
+}
+
+StepAnswer PlayedSession::append(const std::string& commit_id) {
+  appended_seq_ = transaction().append_commit(
+      storage::CommitEntry{kCommandClient, commit_id, "actor-" + name_, kClock, written_});
+  written_.clear();
+  return StepAnswer{"seq " + std::to_string(appended_seq_), "", false};
+}
+
+StepAnswer PlayedSession::recheck(const std::string& commit_id) {
+  const auto stored = transaction().get_push_result(kCommandClient, commit_id);
+  if (!stored) return StepAnswer{"none", "", false};
+  transaction().rollback();
+  ended_ = true;
+  if (stored->status == push::PushStatus::applied) {
+    return StepAnswer{"found applied seq " + std::to_string(stored->commit_seq.value_or(0)), "",
+                      false};
+  }
+  return StepAnswer{"found rejected", "", false};
+}
+
+void PlayedSession::on_hook(PushHookPoint point) {
+  std::unique_lock lock(mutex_);
+  if (park_at_ != point) return;
+  park_at_.reset();
+  parked_ = true;
+  slot_->answer = StepAnswer{"parked at " + hook_point_word(point), "", false};
+  changed_.notify_all();
+  changed_.wait(lock, [&] { return !parked_ || released_; });
+  if (parked_) {
+    parked_ = false;
+    throw HarnessError("the schedule ended while session " + name_ + "'s push was parked at " +
+                       hook_point_word(point));
+  }
+}
+
+void PlayedSession::start_push(const ScheduleStep& step, std::shared_ptr<Slot> slot) {
+  const auto& words = step.words;
+  const auto fail_now = [&](const std::string& problem) {
+    std::lock_guard lock(mutex_);
+    slot->answer = StepAnswer{"fails", problem, true};
+    step_running_ = false;
+    changed_.notify_all();
+  };
+  // push COMMIT [client C] [partition P] [scopes A,B] (upsert|delete) ROW [base N] [title T] [project P] [park Hn]
+  std::size_t verb = 2;
+  while (verb < words.size() && words[verb] != "upsert" && words[verb] != "delete") ++verb;
+  if (words.size() < 2 || verb + 1 >= words.size()) {
+    return fail_now("schedule: \"" + step.text() + "\" names no upsert or delete");
+  }
+  const std::string& row_id = words[verb + 1];
+  push::PushOperation operation{kTable, row_id,
+                                words[verb] == "upsert" ? push::OperationKind::upsert
+                                                        : push::OperationKind::remove,
+                                std::nullopt, std::nullopt};
+  if (const auto base = option(words, "base")) operation.base_version = number(*base);
+  if (operation.op == push::OperationKind::upsert) {
+    operation.payload = setting_.candidate.rows().encode(
+        setting_.schema.find(kTable)->layout(),
+        storage::Row{row_id, option(words, "project").value_or("p1"),
+                     option(words, "title").value_or("-"), false});
+  }
+  push::PushActor actor{option(words, "partition").value_or("acme"), "user-" + name_,
+                        all_scopes()};
+  if (const auto scopes = option(words, "scopes")) {
+    actor.allowed_scopes = ScopeMap{{"project_id", comma_list(*scopes)}};
+  }
+  push::PushCommit commit{option(words, "client").value_or("client-" + name_), words[1],
+                          {operation}};
+  push::PushOptions options;
+  options.clock = [] { return kClock; };
+  const int push_number = ++pushes_;
+  options.new_cache_identity = [this, push_number] {
+    return "identity-" + name_ + "-" + std::to_string(push_number);
+  };
+  if (const auto park = option(words, "park")) {
+    const auto point = hook_point_named(*park);
+    if (!point) return fail_now("schedule: \"" + *park + "\" is not a hook point (H0 … H6)");
+    if (!setting_.push_hooks) return fail_now("schedule: park needs the push_hooks grant");
+    {
+      std::lock_guard lock(mutex_);
+      park_at_ = point;
+    }
+    install_push_hook(*setting_.push_hooks, options, [this](PushHookPoint reached) {
+      on_hook(reached);
+    });
+  }
+  threads_.emplace_back([this, actor, commit, options] {
+    StepAnswer answer;
+    try {
+      answer = StepAnswer{push_answer_text(setting_.candidate.push().push(
+                              *storage_, setting_.schema, actor, commit, options)),
+                          "", false};
+    } catch (const std::exception& error) {
+      answer = StepAnswer{"fails", error.what(), true};
+    }
+    std::lock_guard lock(mutex_);
+    park_at_.reset();
+    slot_->answer = std::move(answer);  // the push step's, or the last resume's
+    step_running_ = false;
+    changed_.notify_all();
+  });
+}
+
+void PlayedSession::resume(const std::vector<std::string>& words, std::shared_ptr<Slot> slot) {
+  std::lock_guard lock(mutex_);
+  if (!parked_) {
+    slot->answer = StepAnswer{"fails", "schedule: session " + name_ + " has no parked push", true};
+    step_running_ = false;
+    return;
+  }
+  if (const auto park = option(words, "park")) park_at_ = hook_point_named(*park);
+  parked_ = false;
+  changed_.notify_all();
+}
+
+}  // namespace ssp::harness

@@ -1,0 +1,127 @@
+// One session of a schedule being played (schedule.hpp): a server storage of
+// its own, which the candidate opened (its own connection, or its own driver
+// process), its steps each run on a thread of their own so that one can wait
+// for a lock while the others go on, and what a hand-rolled command keeps
+// between its steps (the transaction, the rows it read, the changes it wrote).
+//
+// The steps a session understands (docs/races.md lists them for readers):
+//   begin [PARTITION] [locked]     storage.begin, no lock (acme unless named);
+//                                  `locked`: then lock_partition_for_push, as one step
+//   lock                           lock_partition_for_push
+//   read ROW                       tx get_row of tasks
+//   write ROW title T [project P]  tx upsert_row at the version read plus one (1 when absent)
+//   append COMMIT                  tx append_commit of what was written, client "command"
+//   put-result COMMIT              tx put_push_result: applied at the appended seq
+//   recheck COMMIT                 tx get_push_result; a stored result rolls back and
+//                                  ends the session (its later steps answer "skipped")
+//   commit | rollback
+//   push COMMIT [client C] [partition P] [scopes A,B] OPERATION [park Hn]
+//       OPERATION: upsert ROW [base N] [title T] [project P] | delete ROW [base N]
+//   resume [park Hn]               lets the parked push go on (to the next park, or its end)
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "harness/candidate.hpp"
+#include "harness/capability_gate.hpp"
+#include "harness/schedule.hpp"
+#include "ssp/push/push_pipeline.hpp"
+#include "ssp/storage/schema.hpp"
+
+namespace ssp::harness {
+
+// What one step answered. `text` is what a schedule expects and the docs show,
+// the same on every run; `detail` adds what may vary (an error's message).
+struct StepAnswer {
+  std::string text;
+  std::string detail;
+  bool failed = false;
+};
+
+// Renders a push's answer as schedules expect it: "applied seq 1",
+// "cached seq 1", "rejected conflict serverVersion 4", "rejected error sync.forbidden".
+std::string push_answer_text(const push::PushAnswer& answer);
+
+// Renders a tasks row as schedules expect it: "version 3 title X3 project p1",
+// or "absent"; the payload is decoded by the candidate's own row codec.
+std::string row_text(Candidate& candidate, const storage::CompiledSchema& schema,
+                     const std::optional<storage::StoredRow>& row);
+
+class PlayedSession {
+ public:
+  struct Setting {
+    Candidate& candidate;
+    DatabaseLocation location;
+    const storage::CompiledSchema& schema;  // push_schema(), compiled by the candidate
+    std::optional<CapabilityGrant> push_hooks;  // needed by `park`
+  };
+
+  // Opens the session's storage and ensures the schema. Throws what the
+  // candidate throws; fails the test when it opens nothing.
+  PlayedSession(const Setting& setting, const ScheduleSession& declaration);
+  // release(), then waits for the session's threads.
+  ~PlayedSession();
+  PlayedSession(const PlayedSession&) = delete;
+  PlayedSession& operator=(const PlayedSession&) = delete;
+
+  const std::string& name() const { return name_; }
+
+  // Starts `step` on a thread of its own. The previous step of the session
+  // has answered (the runner waits for it first).
+  void start(const ScheduleStep& step);
+  // The answer of the step started last, once it came.
+  std::optional<StepAnswer> answer();
+  // Waits for that answer, at most `watchdog`.
+  std::optional<StepAnswer> await(std::chrono::seconds watchdog);
+
+  // Lets go of everything, so that no thread of any session stays blocked
+  // behind it: a parked push fails at its hook point, and the open
+  // transaction is rolled back unless a step of the session still runs in it.
+  void release();
+
+ private:
+  class Slot;
+  StepAnswer run(const ScheduleStep& step);
+  StepAnswer run_transaction_step(const std::vector<std::string>& words);
+  StepAnswer read(const std::string& row_id);
+  StepAnswer write(const std::vector<std::string>& words);
+  StepAnswer append(const std::string& commit_id);
+  StepAnswer recheck(const std::string& commit_id);
+  void start_push(const ScheduleStep& step, std::shared_ptr<Slot> slot);
+  void resume(const std::vector<std::string>& words, std::shared_ptr<Slot> slot);
+  storage::PushTransaction& transaction();
+  void on_hook(push::PushHookPoint point);
+
+  Setting setting_;
+  std::string name_;
+  std::unique_ptr<storage::ServerStorage> storage_;
+
+  // A hand-rolled command's state; used by one step at a time.
+  std::unique_ptr<storage::PushTransaction> tx_;
+  std::map<std::string, storage::StoredRow> read_rows_;  // what `read` saw (absent: not here)
+  std::vector<storage::Change> written_;                  // since the last append
+  std::int64_t appended_seq_ = 0;
+  bool ended_ = false;  // a recheck found the stored result
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::shared_ptr<Slot> slot_;  // where the running step's answer goes
+  bool step_running_ = false;
+  // The push of this session, when it is parked or heading for a park.
+  std::optional<push::PushHookPoint> park_at_;
+  bool parked_ = false;
+  bool released_ = false;
+  int pushes_ = 0;
+
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace ssp::harness

@@ -1,0 +1,288 @@
+#include "harness/schedule_runner.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "harness/eventually.hpp"
+#include "harness/harness_error.hpp"
+#include "harness/played_session.hpp"
+#include "harness/require_found.hpp"
+
+namespace ssp::harness {
+namespace {
+
+constexpr const char* kPartition = "acme";
+
+std::string option_after(const std::vector<std::string>& words, const std::string& key,
+                         const std::string& fallback) {
+  const auto at = std::find(words.begin(), words.end(), key);
+  return at != words.end() && at + 1 != words.end() ? *(at + 1) : fallback;
+}
+
+// Where the sessions connect: the test's database, with the schedule's
+// `setup isolation LEVEL` as every PostgreSQL session's default (libpq's
+// options parameter), as if the database had been configured so.
+DatabaseLocation session_location(const Schedule& schedule, const DatabaseLocation& base) {
+  DatabaseLocation location = base;
+  for (const auto& words : schedule.setup) {
+    if (words[0] != "isolation" || location.backend != Backend::postgres) continue;
+    std::string level;
+    for (std::size_t i = 1; i < words.size(); ++i) level += (i > 1 ? "\\\\ " : "") + words[i];
+    location.pg_dsn += " options='-c default_transaction_isolation=" + level + "'";
+  }
+  return location;
+}
+
+// `setup row ID version N title T project P`: written through a storage of
+// the candidate's, without a commit (the race starts from it).
+void seed_rows(const Schedule& schedule, const ScheduleStage& stage) {
+  std::vector<storage::StoredRow> rows;
+  for (const auto& words : schedule.setup) {
+    if (words[0] == "isolation") continue;
+    if (words[0] != "row" || words.size() < 2) {
+      throw HarnessError(schedule.file + ": unknown setup \"" + words[0] + "\"");
+    }
+    const std::string project = option_after(words, "project", "p1");
+    const storage::Bytes payload = stage.candidate.rows().encode(
+        stage.schema.find("tasks")->layout(),
+        storage::Row{words[1], project, option_after(words, "title", "-"), false});
+    rows.push_back(storage::StoredRow{words[1], std::stoll(option_after(words, "version", "1")),
+                                      {{"project_id", project}}, payload});
+  }
+  auto storage = require_opened(
+      stage.candidate.open_server_storage(stage.database.location(), {}), "server storage");
+  storage->ensure_schema(stage.schema);
+  if (rows.empty()) return;
+  auto tx = storage->begin(kPartition);
+  if (!tx) throw std::runtime_error("the candidate's begin returned no transaction");
+  tx->lock_partition_for_push();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    tx->upsert_row("tasks", rows[i], static_cast<std::int64_t>(i));
+  }
+  tx->commit();
+}
+
+// One permutation being played: its sessions, the steps started and not yet
+// answered, and every answer.
+class Play {
+ public:
+  Play(const Schedule& schedule, const Permutation& permutation, const ScheduleStage& stage)
+      : schedule_(schedule), permutation_(permutation), stage_(stage) {
+    const PlayedSession::Setting setting{stage.candidate,
+                                         session_location(schedule, stage.database.location()),
+                                         stage.schema, stage.push_hooks};
+    for (const auto& declaration : schedule.sessions) {
+      sessions_.emplace(declaration.name, std::make_unique<PlayedSession>(setting, declaration));
+    }
+  }
+
+  // Lets every session go before any is destroyed: a session's thread may
+  // wait for a lock another one holds.
+  ~Play() {
+    for (auto& [name, session] : sessions_) session->release();
+  }
+
+  void run(PlayedPermutation& played) {
+    played_ = &played;
+    for (const auto& step : permutation_.steps) {
+      if (!play(step) || !settle()) return;
+    }
+    for (const auto& waiting : std::vector(waiting_)) {
+      if (!await(waiting.step)) return;
+    }
+  }
+
+  const std::map<std::string, StepAnswer>& answers() const { return answers_; }
+
+  int failed_sessions() const {
+    std::set<std::string> failed;
+    for (const auto& [step, answer] : answers_) {
+      if (answer.failed) failed.insert(schedule_.step(step).session);
+    }
+    return static_cast<int>(failed.size());
+  }
+
+ private:
+  PlayedSession& session_of(const std::string& step) {
+    return *sessions_.at(schedule_.step(step).session);
+  }
+
+  void problem(const std::string& text) { played_->problems.push_back(text); }
+
+  bool play(const PermutationStep& step) {
+    PlayedSession& session = session_of(step.step);
+    // A session plays one step at a time: one that waits is answered first.
+    for (const auto& waiting : std::vector(waiting_)) {
+      if (&session_of(waiting.step) == &session && !await(waiting.step)) return false;
+    }
+    const ScheduleStep& declared = schedule_.step(step.step);
+    played_->transcript.push_back("step " + step.step + ": " + declared.text());
+    session.start(declared);
+    if (!step.waits_for) return await(step.step);
+    const int waiters = static_cast<int>(waiting_.size()) + 1;
+    const bool held = eventually(
+        [&] { return session.answer().has_value() || stage_.database.shows_lock_waits(waiters); },
+        stage_.watchdog);
+    if (const auto early = session.answer()) {
+      record(step.step, *early);
+      problem(step.step + " was to wait for a lock until " + *step.waits_for +
+              " answered, but answered at once: " + early->text + describe(*early));
+      return false;
+    }
+    if (!held) {
+      problem("the database never showed " + step.step + " waiting for a lock");
+      return false;
+    }
+    played_->transcript.push_back("step " + step.step + ": waiting");
+    waiting_.push_back(step);
+    return true;
+  }
+
+  // Every waiting step whose release has answered must answer now.
+  bool settle() {
+    for (bool again = true; again;) {
+      again = false;
+      for (const auto& waiting : std::vector(waiting_)) {
+        if (answers_.count(*waiting.waits_for) == 0) continue;
+        if (!await(waiting.step)) return false;
+        again = true;
+      }
+    }
+    return true;
+  }
+
+  bool await(const std::string& step) {
+    const auto answer = session_of(step).await(stage_.watchdog);
+    const bool was_waiting = std::erase_if(waiting_, [&](const PermutationStep& waiting) {
+                               return waiting.step == step;
+                             }) != 0;
+    if (!answer) {
+      problem(step + " did not answer within " + std::to_string(stage_.watchdog.count()) +
+              " s (the watchdog)");
+      return false;
+    }
+    record(step, *answer, was_waiting);
+    return true;
+  }
+
+  static std::string describe(const StepAnswer& answer) {
+    return answer.detail.empty() ? "" : " (" + answer.detail + ")";
+  }
+
+  void record(const std::string& step, const StepAnswer& answer, bool was_waiting = false) {
+    answers_[step] = answer;
+    played_->transcript.push_back("step " + step + ": " + (was_waiting ? "<completed> " : "→ ") +
+                                  answer.text + describe(answer));
+  }
+
+  const Schedule& schedule_;
+  const Permutation& permutation_;
+  const ScheduleStage& stage_;
+  std::map<std::string, std::unique_ptr<PlayedSession>> sessions_;
+  std::vector<PermutationStep> waiting_;
+  std::map<std::string, StepAnswer> answers_;
+  PlayedPermutation* played_ = nullptr;
+};
+
+// What the database holds after the race, read through a storage of the
+// candidate's, for one expectation's subject.
+class Observer {
+ public:
+  explicit Observer(const ScheduleStage& stage)
+      : stage_(stage),
+        storage_(require_opened(
+            stage.candidate.open_server_storage(stage.database.location(), {}),
+            "server storage")) {
+    storage_->ensure_schema(stage.schema);
+    commits_ = storage_->read_commit_window(kPartition, 0, 1'000);
+  }
+
+  // The database subjects: row, changes, commits, seqs.
+  std::string observe(const std::string& subject) {
+    const auto space = subject.find(' ');
+    const std::string kind = subject.substr(0, space);
+    const std::string argument = space == std::string::npos ? "" : subject.substr(space + 1);
+    if (kind == "row") {
+      return row_text(stage_.candidate, stage_.schema,
+                      storage_->get_row(kPartition, "tasks", argument));
+    }
+    if (kind == "changes") return changes_of(argument);
+    if (kind == "commits") {
+      return std::to_string(std::count_if(commits_.begin(), commits_.end(), [&](const auto& c) {
+        return c.entry.client_commit_id == argument;
+      }));
+    }
+    if (kind == "seqs") {
+      std::string seqs;
+      for (const auto& commit : commits_) {
+        seqs += (seqs.empty() ? "" : " ") + std::to_string(commit.commit_seq);
+      }
+      return seqs.empty() ? "none" : seqs;
+    }
+    throw HarnessError("schedule: unknown subject \"" + subject + "\"");
+  }
+
+ private:
+  // "versions 4 4": the rowVersion of every upsert change of the row, in seq order.
+  std::string changes_of(const std::string& row_id) const {
+    std::string versions;
+    for (const auto& commit : commits_) {
+      for (const auto& change : commit.entry.changes) {
+        if (change.row_id != row_id || !change.row_version) continue;
+        versions += " " + std::to_string(*change.row_version);
+      }
+    }
+    return versions.empty() ? "none" : "versions" + versions;
+  }
+
+  const ScheduleStage& stage_;
+  std::unique_ptr<storage::ServerStorage> storage_;
+  std::vector<storage::Commit> commits_;
+};
+
+}  // namespace
+
+PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& permutation,
+                                   const ScheduleStage& stage) {
+  PlayedPermutation played;
+  seed_rows(schedule, stage);
+  std::map<std::string, StepAnswer> answers;
+  int failed_sessions = 0;
+  {
+    Play play(schedule, permutation, stage);
+    play.run(played);
+    answers = play.answers();
+    failed_sessions = play.failed_sessions();
+  }  // every session released and closed before the database is read
+  if (!played.problems.empty()) return played;
+
+  Observer observer(stage);
+  for (const auto& expectation : permutation.expectations) {
+    std::string seen;
+    if (expectation.subject == "failed-sessions") {
+      seen = std::to_string(failed_sessions);
+    } else if (schedule.steps.count(expectation.subject) != 0) {
+      const auto answer = answers.find(expectation.subject);
+      seen = answer == answers.end() ? "never played" : answer->second.text;
+    } else {
+      seen = observer.observe(expectation.subject);
+    }
+    played.observed.push_back(Expectation{expectation.subject, seen});
+    if (seen != expectation.answer) {
+      played.problems.push_back("expect " + expectation.subject + " " + expectation.answer +
+                                ": saw " + seen);
+    }
+  }
+  return played;
+}
+
+bool schedule_parks_a_push(const Schedule& schedule) {
+  for (const auto& [name, step] : schedule.steps) {
+    if (std::find(step.words.begin(), step.words.end(), "park") != step.words.end()) return true;
+  }
+  return false;
+}
+
+}  // namespace ssp::harness

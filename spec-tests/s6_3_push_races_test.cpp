@@ -1,0 +1,129 @@
+// The push races (SSP2 §6.3, §6.8; design notes push.md §3.2, §6.2), each a
+// schedule under spec-tests/schedules/ played through the candidate: one test
+// per permutation and backend, named after its requirement, its schedule and
+// its label, e.g. Race.PUSH_R10_S1_LostUpdate_Locked/postgres.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/backend_gate.hpp"
+#include "harness/capability_gate.hpp"
+#include "harness/push_fixtures.hpp"
+#include "harness/races_doc.hpp"
+#include "harness/schedule.hpp"
+#include "harness/schedule_runner.hpp"
+#include "harness/spec.hpp"
+#include "harness/storage_fixtures.hpp"
+
+namespace ssp::harness {
+namespace {
+
+// How long a race waits for a step, or for the database to show it waiting,
+// before it calls it a hang. A watchdog: nothing is ordered by it.
+constexpr std::chrono::seconds kRaceWatchdog{20};
+
+// The schedules of this run, parsed once (the tests hold pointers into it).
+const std::vector<Schedule>& schedules() {
+  static const std::vector<Schedule> loaded = load_schedules(schedules_directory());
+  return loaded;
+}
+
+class Race : public ::testing::Test {
+ public:
+  Race(const Schedule& schedule, const Permutation& permutation, Backend backend)
+      : schedule_(schedule), permutation_(permutation), backend_(backend) {}
+
+  void TestBody() override {
+    std::string sections;
+    for (const auto& section : schedule_.sections) {
+      sections += (sections.empty() ? "" : ", ") + section;
+    }
+    record_spec(sections, permutation_.requirement);
+    Candidate& candidate = current_candidate();
+    for (const Capability needed : {Capability::server_storage, Capability::schema,
+                                    Capability::rows, Capability::push,
+                                    Capability::transactions}) {
+      SSP_REQUIRE_CAPABILITY(candidate, needed);
+    }
+    std::optional<CapabilityGrant> push_hooks;
+    if (schedule_parks_a_push(schedule_)) {
+      SSP_GRANT_CAPABILITY(grant_of_hooks, candidate, Capability::push_hooks);
+      push_hooks = grant_of_hooks;
+    }
+    SSP_SKIP_UNLESS_BACKEND_READY(candidate, backend_);
+    const auto database = create_test_database(backend_);
+    ASSERT_NE(database, nullptr);
+    const storage::CompiledSchema schema = compiled(push_schema());
+    const PlayedPermutation played = play_permutation(
+        schedule_, permutation_,
+        ScheduleStage{candidate, *database, schema, push_hooks, kRaceWatchdog});
+
+    std::string transcript = permutation_.written + "\n";
+    for (const auto& line : played.transcript) transcript += "  " + line + "\n";
+    RaceOutcomes::of_this_run().record(RaceOutcome{schedule_.name, permutation_.requirement,
+                                                   permutation_.label, backend_, played.observed,
+                                                   played.problems.empty()});
+    for (const auto& problem : played.problems) {
+      ADD_FAILURE() << schedule_.file << ": " << problem << "\n" << transcript;
+    }
+  }
+
+ private:
+  const Schedule& schedule_;
+  const Permutation& permutation_;
+  const Backend backend_;
+};
+
+// After the last test: docs/races.md checked or written, as SSP_RACES_DOC asks.
+class RacesDocEnvironment final : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (const auto problem = settle_races_doc(schedules())) ADD_FAILURE() << *problem;
+  }
+};
+
+std::string identifier(std::string text) {
+  for (char& c : text) {
+    if (c == '-') c = '_';
+  }
+  return text;
+}
+
+// Registers a test per permutation and backend, before main runs. A schedule
+// file that does not parse registers one failing test that says why.
+[[maybe_unused]] const bool registered = [] {
+  try {
+    for (const auto& schedule : schedules()) {
+      for (const auto& permutation : schedule.permutations) {
+        for (const Backend backend : permutation.backends) {
+          const std::string name = identifier(permutation.requirement) + "_" + schedule.name +
+                                   "_" + permutation.label + "/" +
+                                   std::string(backend_name(backend));
+          ::testing::RegisterTest(
+              "Race", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+              [&schedule, &permutation, backend]() -> ::testing::Test* {
+                return new Race(schedule, permutation, backend);
+              });
+        }
+      }
+    }
+    ::testing::AddGlobalTestEnvironment(new RacesDocEnvironment);  // gtest owns it
+  } catch (const std::exception& error) {
+    const std::string why = error.what();
+    ::testing::RegisterTest("Race", "PUSH_RACES_ScheduleFilesParse", nullptr, nullptr, __FILE__,
+                            __LINE__, [why]() -> ::testing::Test* {
+                              struct Unparsed : ::testing::Test {
+                                explicit Unparsed(std::string text) : why(std::move(text)) {}
+                                void TestBody() override { FAIL() << why; }
+                                std::string why;
+                              };
+                              return new Unparsed(why);
+                            });
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace ssp::harness
