@@ -47,6 +47,7 @@ class Race : public ::testing::Test {
                                     Capability::transactions}) {
       SSP_REQUIRE_CAPABILITY(candidate, needed);
     }
+    if (schedule_runs_a_command(schedule_)) SSP_REQUIRE_CAPABILITY(candidate, Capability::commands);
     std::optional<CapabilityGrant> push_hooks;
     if (schedule_parks_a_push(schedule_)) {
       SSP_GRANT_CAPABILITY(grant_of_hooks, candidate, Capability::push_hooks);

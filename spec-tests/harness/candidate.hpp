@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "harness/areas/command_area.hpp"
 #include "harness/areas/download_area.hpp"
 #include "harness/areas/error_catalog_area.hpp"
 #include "harness/areas/push_area.hpp"
@@ -38,6 +39,8 @@ enum class Capability {
   push,             // push() and ServerStorage's stored results and commit log reads
   transactions,     // ServerStorage::begin and the PushTransaction steps
   push_hooks,       // PushOptions::hook runs at H0–H6 and can park or fail the push
+  commands,         // commands(): registered remote commands of the declared vocabulary
+  authoritative_queries,  // ServerStorage::query_authoritative
 };
 // e.g. "the segment store", "parking at hook points".
 std::string_view capability_name(Capability capability);
@@ -90,6 +93,7 @@ class Candidate {
   virtual SignedUrlArea& signed_urls() = 0;
   virtual ErrorCatalogArea& error_catalog() = 0;
   virtual PushArea& push() = 0;
+  virtual CommandArea& commands() = 0;
 };
 
 // The C++ reference implementation, linked in process (reference_candidate.cpp).

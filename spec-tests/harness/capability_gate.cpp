@@ -20,6 +20,9 @@ std::string_view capability_name(Capability capability) {
     case Capability::push: return "the push path (push.run and the commit log reads)";
     case Capability::transactions: return "the raw push transaction (storage.begin, tx.*)";
     case Capability::push_hooks: return "parking a push at its hook points H0-H6";
+    case Capability::commands: return "registered remote commands (command.run)";
+    case Capability::authoritative_queries:
+      return "authoritative queries (storage.query_authoritative)";
   }
   return "an unknown capability";
 }
@@ -40,6 +43,8 @@ std::string_view capability_key(Capability capability) {
     case Capability::push: return "push";
     case Capability::transactions: return "transactions";
     case Capability::push_hooks: return "push_hooks";
+    case Capability::commands: return "commands";
+    case Capability::authoritative_queries: return "authoritative_queries";
   }
   return "unknown";
 }

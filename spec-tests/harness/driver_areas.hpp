@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "harness/areas/command_area.hpp"
 #include "harness/areas/download_area.hpp"
 #include "harness/areas/error_catalog_area.hpp"
 #include "harness/areas/push_area.hpp"
@@ -32,5 +33,9 @@ std::unique_ptr<DownloadArea> make_driver_download_area();
 // the driver opened (else HarnessError). A hook is refused as a HarnessError
 // unless the hello advertised pushHooks.
 std::unique_ptr<PushArea> make_driver_push_area(bool hooks_advertised);
+
+// command.run goes, like push.run, to the process of the storage; the
+// declared command travels as data (wire/declared_command.hpp).
+std::unique_ptr<CommandArea> make_driver_command_area(bool hooks_advertised);
 
 }  // namespace ssp::harness

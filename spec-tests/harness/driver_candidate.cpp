@@ -41,6 +41,9 @@ class DriverCandidate final : public Candidate {
       case Capability::push: return hello_.push && has_all_areas({"storage", "rows"});
       case Capability::transactions: return hello_.transactions && has_all_areas({"storage"});
       case Capability::push_hooks: return hello_.push_hooks && has(Capability::push);
+      case Capability::commands: return hello_.commands && has(Capability::push);
+      case Capability::authoritative_queries:
+        return hello_.authoritative_queries && has(Capability::push);
     }
     return false;
   }
@@ -48,7 +51,9 @@ class DriverCandidate final : public Candidate {
   std::string lacks_because(Capability capability) const override {
     const bool pushing = capability == Capability::push ||
                          capability == Capability::transactions ||
-                         capability == Capability::push_hooks;
+                         capability == Capability::push_hooks ||
+                         capability == Capability::commands ||
+                         capability == Capability::authoritative_queries;
     if (pushing && hello_.protocol < 2) {
       return "the driver speaks protocol version " + std::to_string(hello_.protocol) +
              ", which has no push methods";
@@ -82,6 +87,9 @@ class DriverCandidate final : public Candidate {
     return area(Capability::signed_url, "signed_url.*", *signed_urls_);
   }
   PushArea& push() override { return area(Capability::push, "push.*", *push_); }
+  CommandArea& commands() override {
+    return area(Capability::commands, "command.run", *commands_);
+  }
   ErrorCatalogArea& error_catalog() override {
     return area(Capability::error_catalog, "error_catalog.*", *error_catalog_);
   }
@@ -124,6 +132,7 @@ class DriverCandidate final : public Candidate {
   const std::unique_ptr<ErrorCatalogArea> error_catalog_ =
       make_driver_error_catalog_area(*session_);
   const std::unique_ptr<PushArea> push_ = make_driver_push_area(hello_.push_hooks);
+  const std::unique_ptr<CommandArea> commands_ = make_driver_command_area(hello_.push_hooks);
 };
 
 }  // namespace

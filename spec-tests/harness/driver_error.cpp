@@ -8,6 +8,7 @@
 #include "ssp/errors.hpp"
 #include "ssp/push/push_pipeline.hpp"
 #include "ssp/push/push_result.hpp"
+#include "ssp/push/remote_command.hpp"
 #include "ssp/scope_map.hpp"
 #include "ssp/storage/push_transaction.hpp"
 #include "ssp/storage/storage_errors.hpp"
@@ -70,6 +71,8 @@ const std::map<std::string_view, Thrower>& throwers() {
        }},
       {code::push_request_refused,
        [](auto& m, auto& d) { throw push::PushRequestError(d.text("code"), m); }},
+      {code::operation_refused,
+       [](auto& m, auto& d) { throw push::OperationError(d.text("code"), m); }},
       {code::idempotency_cache_miss,
        [](auto& m, auto&) { throw Relayed<push::IdempotencyCacheMiss>(m); }},
       {code::constraint_violation,

@@ -42,6 +42,8 @@ DriverHello read_hello(const wire::Json& answer, std::int64_t asked) {
       hello.push = optional_flag(capabilities, "push");
       hello.transactions = optional_flag(capabilities, "transactions");
       hello.push_hooks = optional_flag(capabilities, "pushHooks");
+      hello.commands = optional_flag(capabilities, "commands");
+      hello.authoritative_queries = optional_flag(capabilities, "queryAuthoritative");
     }
     return hello;
   } catch (const wire::WireError& error) {

@@ -22,6 +22,8 @@ struct DriverHello {
   bool push = false;
   bool transactions = false;
   bool push_hooks = false;  // "pushHooks"
+  bool commands = false;    // "commands"
+  bool authoritative_queries = false;  // "queryAuthoritative"
 };
 
 // Sends hello for version 2 on `process`, and for version 1 again when the

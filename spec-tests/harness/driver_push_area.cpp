@@ -2,13 +2,13 @@
 // test's validators, notifier and hook run here when the driver calls back,
 // and the whole-commit validator reads through push.read_row and
 // push.scan_rows while its callback is unanswered.
-#include <algorithm>
 #include <vector>
 
 #include "harness/driver_areas.hpp"
 #include "harness/driver_error.hpp"
 #include "harness/driver_server_storage.hpp"
 #include "harness/harness_error.hpp"
+#include "harness/push_hook_trail.hpp"
 #include "wire/push_values.hpp"
 #include "wire/wire_values.hpp"
 
@@ -76,49 +76,6 @@ wire::ValidatorVerdict verdict_of(Validate&& validate) {
   }
 }
 
-// The hook points one push.run passed, checked as they come and at the end.
-class HookTrail {
- public:
-  void pass(PushHookPoint point) {
-    if (!passed_.empty() && point <= passed_.back()) {
-      violation("hook point " + std::string(push::push_hook_point_name(point)) + " after " +
-                std::string(push::push_hook_point_name(passed_.back())));
-    }
-    passed_.push_back(point);
-  }
-
-  // An applied answer passed every point; a rejection minted by this push
-  // (not replayed, not an unreadable stored result) passed H0–H3 and H6.
-  void check(const push::PushAnswer& answer) const {
-    std::vector<PushHookPoint> required;
-    if (answer.status == push::PushAnswerStatus::applied) {
-      for (int i = 0; i <= static_cast<int>(PushHookPoint::before_commit); ++i) {
-        required.push_back(static_cast<PushHookPoint>(i));
-      }
-    } else if (answer.status == push::PushAnswerStatus::rejected && !answer.replayed &&
-               !is_cache_miss(answer)) {
-      required = {PushHookPoint::after_optimistic_miss, PushHookPoint::after_begin,
-                  PushHookPoint::after_lock, PushHookPoint::after_locked_recheck,
-                  PushHookPoint::before_commit};
-    }
-    for (const PushHookPoint point : required) {
-      if (std::find(passed_.begin(), passed_.end(), point) == passed_.end()) {
-        violation("a push answered " + std::string(answer.status == push::PushAnswerStatus::applied
-                                                       ? "applied"
-                                                       : "rejected") +
-                  " without passing hook point " + std::string(push::push_hook_point_name(point)));
-      }
-    }
-  }
-
- private:
-  static bool is_cache_miss(const push::PushAnswer& answer) {
-    return answer.results.size() == 1 && answer.results[0].code == push::IdempotencyCacheMiss::code();
-  }
-
-  std::vector<PushHookPoint> passed_;
-};
-
 class DriverPushArea final : public PushArea {
  public:
   explicit DriverPushArea(bool hooks_advertised) : hooks_advertised_(hooks_advertised) {}
@@ -137,7 +94,7 @@ class DriverPushArea final : public PushArea {
                          "advertise pushHooks, and the test did not skip at its capability gate");
     }
     if (!options.clock) throw InvalidArgument("PushOptions::clock is required");
-    HookTrail trail;
+    HookTrail trail{std::string(kRun)};
     const auto on_callback = [&](const std::string& name, const wire::Fields& params) -> Json {
       return callback(name, params, *handle, options, trail);
     };

@@ -103,6 +103,19 @@ class DriverServerStorage final : public storage::ServerStorage {
     });
   }
 
+  storage::AuthoritativeRead query_authoritative(
+      const std::string& partition, const std::string& table,
+      const std::vector<std::string>& row_ids) override {
+    const Json result = handle_->call("query_authoritative",
+                                      {{"partition", partition}, {"table", table}, {"rowIds", row_ids}});
+    return decode_answer(handle_->method("query_authoritative"), [&] {
+      const wire::Fields fields(result, "result");
+      return storage::AuthoritativeRead{
+          wire::stored_rows_from_json(fields.at("rows"), "result.rows"),
+          fields.integer("maxCommitSeq")};
+    });
+  }
+
  private:
 
   static Json row_key(const std::string& partition, const std::string& table,

@@ -1,5 +1,6 @@
 #include "harness/played_session.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
@@ -115,6 +116,7 @@ void PlayedSession::start(const ScheduleStep& step) {
   }
   const auto& words = step.words;
   if (words[0] == "push") return start_push(step, slot);
+  if (words[0] == "command") return start_command(step, slot);
   if (words[0] == "resume") return resume(words, slot);
   threads_.emplace_back([this, step, slot] {
     StepAnswer answer;
@@ -268,18 +270,12 @@ void PlayedSession::on_hook(PushHookPoint point) {
 }
 
 void PlayedSession::start_push(const ScheduleStep& step, std::shared_ptr<Slot> slot) {
-  const auto& words = step.words;
-  const auto fail_now = [&](const std::string& problem) {
-    std::lock_guard lock(mutex_);
-    slot->answer = StepAnswer{"fails", problem, true};
-    step_running_ = false;
-    changed_.notify_all();
-  };
   // push COMMIT [client C] [partition P] [scopes A,B] (upsert|delete) ROW [base N] [title T] [project P] [park Hn]
+  const auto& words = step.words;
   std::size_t verb = 2;
   while (verb < words.size() && words[verb] != "upsert" && words[verb] != "delete") ++verb;
   if (words.size() < 2 || verb + 1 >= words.size()) {
-    return fail_now("schedule: \"" + step.text() + "\" names no upsert or delete");
+    return fail_now(slot, "schedule: \"" + step.text() + "\" names no upsert or delete");
   }
   const std::string& row_id = words[verb + 1];
   push::PushOperation operation{kTable, row_id,
@@ -293,23 +289,71 @@ void PlayedSession::start_push(const ScheduleStep& step, std::shared_ptr<Slot> s
         storage::Row{row_id, option(words, "project").value_or("p1"),
                      option(words, "title").value_or("-"), false});
   }
-  push::PushActor actor{option(words, "partition").value_or("acme"), "user-" + name_,
-                        all_scopes()};
+  const push::PushCommit commit{option(words, "client").value_or("client-" + name_), words[1],
+                                {operation}};
+  start_call(words, slot, [this, actor = actor_of(words), commit](const push::PushOptions& options) {
+    return setting_.candidate.push().push(*storage_, setting_.schema, actor, commit, options);
+  });
+}
+
+void PlayedSession::start_command(const ScheduleStep& step, std::shared_ptr<Slot> slot) {
+  // command OPERATION REQUEST KIND [row R] [project P] [client C] [unauthorized] [park Hn]
+  const auto& words = step.words;
+  if (words.size() < 4) {
+    return fail_now(slot, "schedule: \"" + step.text() + "\" needs OPERATION REQUEST KIND");
+  }
+  std::optional<wire::DeclaredCommand> declared;
+  if (words[3] != "unregistered") {
+    try {
+      declared = wire::declared_command_from_json(
+          wire::Json{{"kind", words[3]},
+                     {"rowId", option(words, "row").value_or("c1")},
+                     {"project", option(words, "project").value_or("p1")}},
+          "schedule");
+    } catch (const std::exception& error) {
+      return fail_now(slot, "schedule: " + std::string(error.what()));
+    }
+  }
+  const push::CommandRequest request{words[1], option(words, "client").value_or("app"), words[2]};
+  const bool authorized =
+      std::find(words.begin(), words.end(), "unauthorized") == words.end();
+  start_call(words, slot,
+             [this, actor = actor_of(words), request, declared,
+              authorized](const push::PushOptions& options) {
+               return setting_.candidate.commands().command(*storage_, setting_.schema, actor,
+                                                            request, declared, authorized, options);
+             });
+}
+
+// [as ACTOR] [partition P] [scopes A,B]: actor user-<session> of acme, every scope.
+push::PushActor PlayedSession::actor_of(const std::vector<std::string>& words) const {
+  push::PushActor actor{option(words, "partition").value_or("acme"),
+                        option(words, "as").value_or("user-" + name_), all_scopes()};
   if (const auto scopes = option(words, "scopes")) {
     actor.allowed_scopes = ScopeMap{{"project_id", comma_list(*scopes)}};
   }
-  push::PushCommit commit{option(words, "client").value_or("client-" + name_), words[1],
-                          {operation}};
+  return actor;
+}
+
+void PlayedSession::fail_now(const std::shared_ptr<Slot>& slot, const std::string& problem) {
+  std::lock_guard lock(mutex_);
+  slot->answer = StepAnswer{"fails", problem, true};
+  step_running_ = false;
+  changed_.notify_all();
+}
+
+void PlayedSession::start_call(const std::vector<std::string>& words,
+                               const std::shared_ptr<Slot>& slot, Call call) {
   push::PushOptions options;
   options.clock = [] { return kClock; };
-  const int push_number = ++pushes_;
-  options.new_cache_identity = [this, push_number] {
-    return "identity-" + name_ + "-" + std::to_string(push_number);
+  const int call_number = ++calls_;
+  options.new_cache_identity = [this, call_number] {
+    return "identity-" + name_ + "-" + std::to_string(call_number);
   };
   if (const auto park = option(words, "park")) {
     const auto point = hook_point_named(*park);
-    if (!point) return fail_now("schedule: \"" + *park + "\" is not a hook point (H0 … H6)");
-    if (!setting_.push_hooks) return fail_now("schedule: park needs the push_hooks grant");
+    if (!point) return fail_now(slot, "schedule: \"" + *park + "\" is not a hook point (H0 … H6)");
+    if (!setting_.push_hooks) return fail_now(slot, "schedule: park needs the push_hooks grant");
     {
       std::lock_guard lock(mutex_);
       park_at_ = point;
@@ -318,18 +362,20 @@ void PlayedSession::start_push(const ScheduleStep& step, std::shared_ptr<Slot> s
       on_hook(reached);
     });
   }
-  threads_.emplace_back([this, actor, commit, options] {
+  threads_.emplace_back([this, call = std::move(call), options] {
     StepAnswer answer;
     try {
-      answer = StepAnswer{push_answer_text(setting_.candidate.push().push(
-                              *storage_, setting_.schema, actor, commit, options)),
-                          "", false};
+      answer = StepAnswer{push_answer_text(call(options)), "", false};
+    } catch (const push::OperationError& refused) {
+      answer = StepAnswer{"fails " + refused.code(), refused.what(), true};
+    } catch (const push::PushRequestError& refused) {
+      answer = StepAnswer{"fails " + refused.code(), refused.what(), true};
     } catch (const std::exception& error) {
       answer = StepAnswer{"fails", error.what(), true};
     }
     std::lock_guard lock(mutex_);
     park_at_.reset();
-    slot_->answer = std::move(answer);  // the push step's, or the last resume's
+    slot_->answer = std::move(answer);  // the call's step, or the last resume's
     step_running_ = false;
     changed_.notify_all();
   });

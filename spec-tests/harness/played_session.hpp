@@ -15,13 +15,18 @@
 //   recheck COMMIT                 tx get_push_result; a stored result rolls back and
 //                                  ends the session (its later steps answer "skipped")
 //   commit | rollback
-//   push COMMIT [client C] [partition P] [scopes A,B] OPERATION [park Hn]
+//   push COMMIT [client C] [partition P] [as ACTOR] [scopes A,B] OPERATION [park Hn]
 //       OPERATION: upsert ROW [base N] [title T] [project P] | delete ROW [base N]
-//   resume [park Hn]               lets the parked push go on (to the next park, or its end)
+//   command OPERATION REQUEST KIND [row R] [project P] [client C] [as ACTOR] [unauthorized] [park Hn]
+//       a registered command of the declared vocabulary (wire/declared_command.hpp);
+//       KIND `unregistered` registers none
+//   resume [park Hn]               lets the parked push or command go on
+//                                  (to the next park, or its end)
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -95,7 +100,15 @@ class PlayedSession {
   StepAnswer write(const std::vector<std::string>& words);
   StepAnswer append(const std::string& commit_id);
   StepAnswer recheck(const std::string& commit_id);
+  using Call = std::function<push::PushAnswer(const push::PushOptions&)>;
   void start_push(const ScheduleStep& step, std::shared_ptr<Slot> slot);
+  void start_command(const ScheduleStep& step, std::shared_ptr<Slot> slot);
+  // Runs `call` on a thread of its own with the step's options (a fixed
+  // clock, an identity per call, and its park), answering into the slot.
+  void start_call(const std::vector<std::string>& words, const std::shared_ptr<Slot>& slot,
+                  Call call);
+  void fail_now(const std::shared_ptr<Slot>& slot, const std::string& problem);
+  push::PushActor actor_of(const std::vector<std::string>& words) const;
   void resume(const std::vector<std::string>& words, std::shared_ptr<Slot> slot);
   storage::PushTransaction& transaction();
   void on_hook(push::PushHookPoint point);
@@ -119,7 +132,7 @@ class PlayedSession {
   std::optional<push::PushHookPoint> park_at_;
   bool parked_ = false;
   bool released_ = false;
-  int pushes_ = 0;
+  int calls_ = 0;
 
   std::vector<std::thread> threads_;
 };

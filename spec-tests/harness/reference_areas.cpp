@@ -1,5 +1,6 @@
 #include "harness/reference_areas.hpp"
 
+#include "harness/harness_error.hpp"
 #include "ssp/error_catalog.hpp"
 #include "ssp/scope_digest.hpp"
 #include "ssp/storage/layouts.hpp"
@@ -89,6 +90,19 @@ class ReferenceErrorCatalogArea final : public ErrorCatalogArea {
   }
 };
 
+// The clock and the cache identity as the driver protocol carries them:
+// read once, before the push (push_area.hpp), so that a test sees the same
+// reads in process and through a driver.
+push::PushOptions values_read_once(const push::PushOptions& options) {
+  if (!options.clock) throw InvalidArgument("PushOptions::clock is required");
+  push::PushOptions fixed = options;
+  fixed.clock = [now = options.clock()] { return now; };
+  if (options.new_cache_identity) {
+    fixed.new_cache_identity = [identity = options.new_cache_identity()] { return identity; };
+  }
+  return fixed;
+}
+
 class ReferencePushArea final : public PushArea {
  public:
   push::PushAnswer push(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
@@ -96,19 +110,21 @@ class ReferencePushArea final : public PushArea {
                         const push::PushOptions& options) override {
     return push::run_push(storage, schema, actor, commit, values_read_once(options));
   }
+};
 
- private:
-  // The clock and the cache identity as the driver protocol carries them:
-  // read once, before the push (push_area.hpp), so that a test sees the same
-  // reads in process and through a driver.
-  static push::PushOptions values_read_once(const push::PushOptions& options) {
-    if (!options.clock) throw InvalidArgument("PushOptions::clock is required");
-    push::PushOptions fixed = options;
-    fixed.clock = [now = options.clock()] { return now; };
-    if (options.new_cache_identity) {
-      fixed.new_cache_identity = [identity = options.new_cache_identity()] { return identity; };
+class ReferenceCommandArea final : public CommandArea {
+ public:
+  push::PushAnswer command(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
+                           const push::PushActor& actor, const push::CommandRequest& request,
+                           const std::optional<wire::DeclaredCommand>& declared, bool authorized,
+                           const push::PushOptions& options) override {
+    if (!options.row_validators.empty() || options.commit_validator || options.notify) {
+      throw HarnessError("a command carries no validator or notifier (command_area.hpp)");
     }
-    return fixed;
+    push::CommandRegistry registry;
+    if (declared) registry[request.operation_id] = wire::reference_command(*declared, authorized);
+    return push::run_remote_command(storage, schema, actor, registry, request,
+                                    values_read_once(options));
   }
 };
 
@@ -140,6 +156,10 @@ ErrorCatalogArea& reference_error_catalog_area() {
 }
 PushArea& reference_push_area() {
   static ReferencePushArea area;
+  return area;
+}
+CommandArea& reference_command_area() {
+  static ReferenceCommandArea area;
   return area;
 }
 

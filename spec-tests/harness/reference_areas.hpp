@@ -3,6 +3,7 @@
 // and signer), in process.
 #pragma once
 
+#include "harness/areas/command_area.hpp"
 #include "harness/areas/download_area.hpp"
 #include "harness/areas/error_catalog_area.hpp"
 #include "harness/areas/push_area.hpp"
@@ -20,5 +21,6 @@ DownloadArea& reference_download_area();
 SignedUrlArea& reference_signed_url_area();
 ErrorCatalogArea& reference_error_catalog_area();
 PushArea& reference_push_area();
+CommandArea& reference_command_area();
 
 }  // namespace ssp::harness

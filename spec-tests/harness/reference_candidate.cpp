@@ -47,6 +47,7 @@ class ReferenceCandidate final : public Candidate {
   SignedUrlArea& signed_urls() override { return reference_signed_url_area(); }
   ErrorCatalogArea& error_catalog() override { return reference_error_catalog_area(); }
   PushArea& push() override { return reference_push_area(); }
+  CommandArea& commands() override { return reference_command_area(); }
 };
 
 }  // namespace

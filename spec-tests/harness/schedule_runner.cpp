@@ -285,4 +285,11 @@ bool schedule_parks_a_push(const Schedule& schedule) {
   return false;
 }
 
+bool schedule_runs_a_command(const Schedule& schedule) {
+  for (const auto& [name, step] : schedule.steps) {
+    if (step.words[0] == "command") return true;
+  }
+  return false;
+}
+
 }  // namespace ssp::harness

@@ -46,7 +46,9 @@ struct ScheduleStage {
 PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& permutation,
                                    const ScheduleStage& stage);
 
-// Whether a schedule parks a push (and so needs Capability::push_hooks).
+// Whether a schedule parks a push or command (and so needs
+// Capability::push_hooks), and whether it runs a command (Capability::commands).
 bool schedule_parks_a_push(const Schedule& schedule);
+bool schedule_runs_a_command(const Schedule& schedule);
 
 }  // namespace ssp::harness

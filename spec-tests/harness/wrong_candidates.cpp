@@ -148,6 +148,11 @@ class WrongServerStorage final : public storage::ServerStorage {
                                                   std::int64_t limit) override {
     return inner_->read_commit_window(partition, after_seq, limit);
   }
+  storage::AuthoritativeRead query_authoritative(
+      const std::string& partition, const std::string& table,
+      const std::vector<std::string>& row_ids) override {
+    return inner_->query_authoritative(partition, table, row_ids);
+  }
 
  private:
   std::unique_ptr<storage::ServerStorage> inner_;
@@ -184,6 +189,7 @@ class WrongCandidate final : public Candidate {
   SignedUrlArea& signed_urls() override { return base_.signed_urls(); }
   ErrorCatalogArea& error_catalog() override { return base_.error_catalog(); }
   PushArea& push() override { return base_.push(); }
+  CommandArea& commands() override { return base_.commands(); }
 
  private:
   std::string name_;

@@ -37,14 +37,16 @@ DEFAULT_LOCK_WAIT_MS = 30_000
 
 
 def hello(server, params):
-    """Answers the version asked for, 2 or 1; version 1 has no push capabilities."""
+    """Answers the version asked for, 2 or 1; version 1 has no push capabilities (nor
+    ``commands`` and ``queryAuthoritative``, version 2's first revision)."""
     version = field(params, "protocol", int)
     if version not in PROTOCOLS:
         raise Unsupported("protocol version %r is not spoken here; this driver speaks %s"
                           % (version, " and ".join(str(v) for v in PROTOCOLS)))
     capabilities = {"backends": BACKENDS, "areas": AREAS, "hooks": True, "hasher": True, "readOnly": True}
     if version >= 2:
-        capabilities.update({"push": True, "transactions": True, "pushHooks": True})
+        capabilities.update({"push": True, "transactions": True, "pushHooks": True, "commands": True,
+                             "queryAuthoritative": True})
     return {
         "protocol": version,
         "implementation": {"name": "ssp-python-candidate", "version": __version__},

@@ -141,6 +141,15 @@ def run_push(storage, schema, actor, commit, now_ms, max_operations, cache_ident
     """Apply ``commit``; returns the PUSH_RESULT answer dict. ``on_reader(reader)`` is told the
     commit validator's reader while it may be used (None afterwards)."""
     check_request(commit, max_operations)
+    return run_pipeline(storage, schema, actor, commit, now_ms, cache_identity, callbacks, on_reader)
+
+
+def run_pipeline(storage, schema, actor, commit, now_ms, cache_identity, callbacks, on_reader=None, build=None):
+    """The pipeline after the request-level checks. With ``build``, the commit's operations
+    are not the request's: ``build(tx)`` makes them under the partition lock, after the
+    locked recheck found nothing (between H3 and H4), reading through the push's own
+    transaction — a registered remote command (remote_command.py). A replay never calls it;
+    whatever it raises abandons the push with nothing stored."""
     partition = actor["partition"]
     client_id, commit_id = commit["clientId"], commit["clientCommitId"]
     try:
@@ -165,6 +174,8 @@ def run_push(storage, schema, actor, commit, now_ms, max_operations, cache_ident
             return _replay(found)
         callbacks.hook("after_locked_recheck")
         created_at_ms = now_ms
+        if build is not None:
+            commit = dict(commit, operations=build(tx))
         try:
             changes, evidence = _apply_operations(tx, schema, actor, commit, callbacks)
             callbacks.hook("after_operations")

@@ -154,6 +154,33 @@ class SqliteServerStorage:
                           (partition,))
         return rows[0][0] if rows else 0
 
+    def query_authoritative(self, partition, table_name, row_ids):
+        """Trusted code's read of committed rows (upstream's queryAuthoritative by row id,
+        design notes push.md §4.3): the rows of ``row_ids`` that exist in ``partition``, in
+        the order asked, and the partition's max commit seq, from one read transaction on the
+        reader connection — one WAL snapshot. So it never waits for a push (nor sees its staged
+        rows): a commit validator asking it from inside its own push is answered at once with
+        the state before that push. Returns ``(rows, max_commit_seq)``."""
+        table = self.table(table_name)
+        sql = "SELECT _sync_server_version, _sync_scopes, _sync_payload FROM %s " \
+              "WHERE _sync_partition = ? AND _sync_row_id = ?" % ident(table.name)
+        with self._lock:
+            try:
+                self._reader.execute("BEGIN")
+                try:
+                    rows = []
+                    for row_id in row_ids:
+                        found = self._reader.execute(sql, (partition, row_id)).fetchall()
+                        if found:
+                            rows.append(stored_row(row_id, *found[0]))
+                    seq = self._reader.execute("SELECT max_commit_seq FROM sync_partitions WHERE partition = ?",
+                                               (partition,)).fetchall()
+                finally:
+                    self._reader.execute("COMMIT")
+            except sqlite3.Error as error:
+                raise failure("query_authoritative", error) from None
+        return rows, seq[0][0] if seq else 0
+
     def read_commit_window(self, partition, after_seq, limit):
         with self._lock:
             try:

@@ -68,3 +68,16 @@ class PushRequestRefused(CandidateError):
     def __init__(self, sync_code, message):
         super().__init__(message)
         self.data = {"code": sync_code}
+
+
+class OperationRefused(CandidateError):
+    """A remote command refused or failed as a whole (REMOTE §7): nothing is stored, so a retry
+    runs again. ``operation_code`` is ``operation.invalid_request``, ``operation.unknown``,
+    ``operation.forbidden`` or ``operation.execution_failed``."""
+
+    code = "ssp.operation_refused"
+
+    def __init__(self, operation_code, message):
+        super().__init__(message)
+        self.operation_code = operation_code
+        self.data = {"code": operation_code}

@@ -1,16 +1,20 @@
 """The protocol-version-2 methods of docs/driver-protocol.md this candidate serves on SQLite:
-``rows.*``, ``schema.*``, ``storage.*``, ``push.*`` (with its callbacks) and ``tx.*``.
+``rows.*``, ``schema.*``, ``storage.*``, ``push.*`` (with its callbacks), ``tx.*`` and
+``command.run``.
 
 Every params field is checked here, naming the field, before anything is written; the
 rules live in row_codec, schema, server_storage and push.
 """
 
 import threading
+import uuid
 
+from .declared_command import KINDS, DeclaredCommand, declared_remote_command
 from .errors import CallbackFailed, InvalidInput, Unsupported
 from .protocol import CallbackRefused
 from .push import Callbacks, Verdict, run_push
 from .push_results import parse_stored, result_from_wire, result_to_wire, stored_text
+from .remote_command import CommandRequest, run_remote_command
 from .row_codec import Column, TYPES, decode_row, encode_row
 from .row_values import values_from_json, values_to_json
 from .schema import (SchemaError, compile_schema, layouts_json, parse_schema_text, schema_from_json, schema_to_json,
@@ -224,6 +228,14 @@ def storage_read_commit_window(server, params):
     return {"commits": commits}
 
 
+def storage_query_authoritative(server, params):
+    storage = _storage(server, params)
+    row_ids = [text(row_id, "rowIds[%d]" % i) for i, row_id in enumerate(field(params, "rowIds", list))]
+    rows, max_commit_seq = storage.query_authoritative(_text_field(params, "partition"), _text_field(params, "table"),
+                                                       row_ids)
+    return {"rows": [_row_out(row) for row in rows], "maxCommitSeq": max_commit_seq}
+
+
 def storage_close(server, params):
     handle = server.take_handle(field(params, "storage"))
     if not isinstance(handle, _StorageHandle):
@@ -387,19 +399,15 @@ def _verdict(server, method, params):
     return Verdict()
 
 
-class _DriverCallbacks(Callbacks):
-    def __init__(self, server, call, actor, commit, settings):
+class _HookCallbacks(Callbacks):
+    """The hook points H0–H6 as ``hook`` callbacks, when the harness asked for them."""
+
+    what = "push"
+
+    def __init__(self, server, call, settings):
         self.server = server
         self.call = call
-        self.actor = actor
-        self.commit = commit
-        tables = field(settings, "rowValidators", list)
-        self.row_tables = {text(table, "callbacks.rowValidators[%d]" % i) for i, table in enumerate(tables)}
         self.hooks = bool(settings.get("hooks"))
-        if settings.get("commitValidator"):
-            self.commit_validator = self._validate_commit
-        if settings.get("notify"):
-            self.notify = self._notify
 
     def hook(self, point):
         if not self.hooks:
@@ -407,7 +415,20 @@ class _DriverCallbacks(Callbacks):
         try:
             self.server.call_harness("hook", {"call": self.call, "point": point})
         except CallbackRefused as refused:
-            raise CallbackFailed("push: the harness's hook failed at %s: %s" % (point, refused)) from None
+            raise CallbackFailed("%s: the harness's hook failed at %s: %s" % (self.what, point, refused)) from None
+
+
+class _DriverCallbacks(_HookCallbacks):
+    def __init__(self, server, call, actor, commit, settings):
+        super().__init__(server, call, settings)
+        self.actor = actor
+        self.commit = commit
+        tables = field(settings, "rowValidators", list)
+        self.row_tables = {text(table, "callbacks.rowValidators[%d]" % i) for i, table in enumerate(tables)}
+        if settings.get("commitValidator"):
+            self.commit_validator = self._validate_commit
+        if settings.get("notify"):
+            self.notify = self._notify
 
     def row_validator(self, table):
         if table not in self.row_tables:
@@ -453,9 +474,7 @@ def _operation(raw, index):
             "payload": None if payload is None else decode_bytes(payload, name + ".payload"), "baseVersion": base}
 
 
-def push_run(server, params):
-    storage = _storage(server, params)
-    schema = _compiled(params)
+def _actor(params):
     raw_actor = field(params, "actor", dict)
     allowed = field(raw_actor, "allowedScopes", optional=True)
     actor = {"partition": _text_field(raw_actor, "partition"), "actorId": _text_field(raw_actor, "actorId"),
@@ -464,15 +483,23 @@ def push_run(server, params):
         actor["allowedScopes"] = scope_map_from_json(allowed)
         if actor["allowedScopes"] is None:
             raise BadRequest('field "actor.allowedScopes" must be a scope map or null')
+    return actor
+
+
+def _cache_identity(params):
+    """The identity stored with an outcome this call mints; null: one of the driver's own."""
+    cache_identity = field(params, "cacheIdentity", optional=True)
+    return str(uuid.uuid4()) if cache_identity is None else text(cache_identity, "cacheIdentity")
+
+
+def push_run(server, params):
+    storage = _storage(server, params)
+    schema = _compiled(params)
+    actor = _actor(params)
     raw_commit = field(params, "commit", dict)
     commit = {"clientId": _text_field(raw_commit, "clientId"), "clientCommitId": _text_field(raw_commit, "clientCommitId"),
               "operations": [_operation(op, i) for i, op in enumerate(field(raw_commit, "operations", list))]}
-    cache_identity = field(params, "cacheIdentity", optional=True)
-    if cache_identity is None:
-        import uuid
-        cache_identity = str(uuid.uuid4())
-    else:
-        cache_identity = text(cache_identity, "cacheIdentity")
+    cache_identity = _cache_identity(params)
     call = server.current_call
     callbacks = _DriverCallbacks(server, call, actor, commit, field(params, "callbacks", dict, optional=True, default={}))
 
@@ -486,6 +513,45 @@ def push_run(server, params):
     return run_push(storage, schema, actor, commit, _int_field(params, "nowMs"),
                     _int_field(params, "maxOperationsPerRequest", optional=True, default=500), cache_identity,
                     callbacks, on_reader)
+
+
+# --- command ---------------------------------------------------------------------------------
+
+
+class _CommandCallbacks(_HookCallbacks):
+    what = "command"
+
+
+def _declared_command(params):
+    raw = field(params, "command")  # required, nullable
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise BadRequest('field "command" must be an object or null')
+    kind = field(raw, "kind", str)
+    if kind not in KINDS:
+        raise BadRequest('field "command.kind": %r is not a declared command kind' % kind)
+    return DeclaredCommand(kind, text(field(raw, "rowId"), "command.rowId"),
+                           text(field(raw, "project"), "command.project"))
+
+
+def command_run(server, params):
+    """A registered remote command: ``command`` registered under ``request.operationId``
+    (nothing when null), with an ``authorize`` answering ``authorized``."""
+    storage = _storage(server, params)
+    schema = _compiled(params)
+    actor = _actor(params)
+    raw_request = field(params, "request", dict)
+    request = CommandRequest(text(field(raw_request, "operationId"), "request.operationId"),
+                             text(field(raw_request, "clientId"), "request.clientId"),
+                             text(field(raw_request, "requestId"), "request.requestId"))
+    declared = _declared_command(params)
+    authorized = field(params, "authorized", bool)
+    registry = {} if declared is None else {request.operation_id: declared_remote_command(declared, authorized)}
+    callbacks = _CommandCallbacks(server, server.current_call,
+                                  field(params, "callbacks", dict, optional=True, default={}))
+    return run_remote_command(storage, schema, actor, registry, request, _int_field(params, "nowMs"),
+                              _cache_identity(params), callbacks)
 
 
 def _reader(params):
@@ -523,6 +589,7 @@ METHODS = {
     "storage.get_push_result": storage_get_push_result,
     "storage.get_max_commit_seq": storage_get_max_commit_seq,
     "storage.read_commit_window": storage_read_commit_window,
+    "storage.query_authoritative": storage_query_authoritative,
     "storage.close": storage_close,
     "storage.begin": storage_begin,
     "tx.lock_partition_for_push": tx_lock,
@@ -540,4 +607,5 @@ METHODS = {
     "push.run": push_run,
     "push.read_row": push_read_row,
     "push.scan_rows": push_scan_rows,
+    "command.run": command_run,
 }

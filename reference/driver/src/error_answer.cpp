@@ -5,6 +5,7 @@
 #include "ssp/errors.hpp"
 #include "ssp/push/push_pipeline.hpp"
 #include "ssp/push/push_result.hpp"
+#include "ssp/push/remote_command.hpp"
 #include "ssp/scope_map.hpp"
 #include "ssp/storage/push_transaction.hpp"
 #include "ssp/storage/storage_errors.hpp"
@@ -42,6 +43,8 @@ wire::Json error_answer(const std::exception_ptr& error) {
     return answer(code::storage_query_error, e, {{"code", e.code()}});
   } catch (const push::PushRequestError& e) {
     return answer(code::push_request_refused, e, {{"code", e.code()}});
+  } catch (const push::OperationError& e) {
+    return answer(code::operation_refused, e, {{"code", e.code()}});
   } catch (const push::IdempotencyCacheMiss& e) {
     return answer(code::idempotency_cache_miss, e);
   } catch (const storage::StorageConstraintError& e) {

@@ -93,6 +93,9 @@ storage::CompiledSchema compiled_schema_of(const Fields& params);
 // The push options of a push.run request (push_methods.cpp): its clock value,
 // cap, cache identity, and the callbacks it asks for.
 push::PushOptions push_options_of(const Fields& params);
+// What push.run and command.run both carry: the clock value, the cache
+// identity, and the hook points when callbacks.hooks asks for them.
+push::PushOptions carried_push_options(const Fields& params);
 // Runs the commit of a push.run request with `options` and returns its
 // PUSH_RESULT answer; a push abandoned by a callback is answered with its
 // cause. push.run passes push_options_of(params); the fake drivers change one.
@@ -105,6 +108,7 @@ void close_transactions_of(std::int64_t storage_handle);
 void add_segment_methods(MethodTable& table);
 void add_storage_methods(MethodTable& table);
 void add_push_methods(MethodTable& table);
+void add_command_methods(MethodTable& table);
 void add_transaction_methods(MethodTable& table);
 void add_scope_methods(MethodTable& table);
 void add_row_methods(MethodTable& table);

@@ -92,13 +92,25 @@ void raise_verdict(const wire::ValidatorVerdict& verdict) {
 
 }  // namespace
 
-push::PushOptions push_options_of(const Fields& params) {
+push::PushOptions carried_push_options(const Fields& params) {
   push::PushOptions options;
   options.clock = [now = params.integer("nowMs")] { return now; };
-  options.max_operations_per_request = params.integer("maxOperationsPerRequest");
   if (const auto identity = params.nullable_text("cacheIdentity")) {
     options.new_cache_identity = [identity = *identity] { return identity; };
   }
+  if (params.object("callbacks").boolean("hooks")) {
+    // A refused hook throws CallbackRefused out of run_push, which rolls back:
+    // the push is abandoned at that point and answered ssp.callback_failed.
+    options.hook = [](push::PushHookPoint point) {
+      current_call().callback("hook", {{"point", push::push_hook_point_name(point)}});
+    };
+  }
+  return options;
+}
+
+push::PushOptions push_options_of(const Fields& params) {
+  push::PushOptions options = carried_push_options(params);
+  options.max_operations_per_request = params.integer("maxOperationsPerRequest");
   const Fields callbacks = params.object("callbacks");
   const Json& tables = callbacks.array("rowValidators");
   for (std::size_t i = 0; i < tables.size(); ++i) {
@@ -117,13 +129,6 @@ push::PushOptions push_options_of(const Fields& params) {
   if (callbacks.boolean("notify")) {
     options.notify = [](const push::CommitNotification& notification) {
       current_call().callback("notify", wire::notification_to_json(notification));
-    };
-  }
-  if (callbacks.boolean("hooks")) {
-    // A refused hook throws CallbackRefused out of run_push, which rolls back:
-    // the push is abandoned at that point and answered ssp.callback_failed.
-    options.hook = [](push::PushHookPoint point) {
-      current_call().callback("hook", {{"point", push::push_hook_point_name(point)}});
     };
   }
   return options;

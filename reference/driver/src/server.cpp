@@ -34,7 +34,9 @@ Json hello(const Fields& params) {
         {"readOnly", true},
         {"push", pushes},
         {"transactions", pushes},
-        {"pushHooks", pushes}}}};
+        {"pushHooks", pushes},
+        {"commands", pushes},
+        {"queryAuthoritative", pushes}}}};
 }
 
 }  // namespace
@@ -45,6 +47,7 @@ MethodTable all_methods() {
   add_segment_methods(table);
   add_storage_methods(table);
   add_push_methods(table);
+  add_command_methods(table);
   add_transaction_methods(table);
   add_scope_methods(table);
   add_row_methods(table);

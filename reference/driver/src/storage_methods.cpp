@@ -86,6 +86,18 @@ Json read_commit_window(const Fields& params) {
   return Json{{"commits", std::move(commits)}};
 }
 
+Json query_authoritative(const Fields& params) {
+  std::vector<std::string> row_ids;
+  const Json& ids = params.array("rowIds");
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    row_ids.push_back(wire::text_value(ids[i], wire::element_path(params.path_of("rowIds"), i)));
+  }
+  const storage::AuthoritativeRead read = server_storage_of(params)->query_authoritative(
+      params.text("partition"), params.text("table"), row_ids);
+  return Json{{"rows", wire::stored_rows_to_json(read.rows)},
+              {"maxCommitSeq", read.max_commit_seq}};
+}
+
 Json close(const Fields& params) {
   const std::int64_t handle = params.integer("storage");
   close_transactions_of(handle);
@@ -118,6 +130,7 @@ void add_storage_methods(MethodTable& table) {
   table["storage.get_push_result"] = get_push_result;
   table["storage.get_max_commit_seq"] = get_max_commit_seq;
   table["storage.read_commit_window"] = read_commit_window;
+  table["storage.query_authoritative"] = query_authoritative;
   table["storage.close"] = close;
 }
 

@@ -21,6 +21,8 @@ inline constexpr std::string_view push_request_refused = "ssp.push_request_refus
 inline constexpr std::string_view idempotency_cache_miss = "ssp.idempotency_cache_miss";
 inline constexpr std::string_view constraint_violation = "ssp.constraint_violation";
 inline constexpr std::string_view storage_query_error = "ssp.storage_query_error";
+// Capability commands: a command request refused or failed (data: its operation.* code).
+inline constexpr std::string_view operation_refused = "ssp.operation_refused";
 
 // The driver's own failures: always a driver error in the harness.
 inline constexpr std::string_view unsupported = "ssp.unsupported";

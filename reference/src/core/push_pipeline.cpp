@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "push_operation.hpp"
+#include "push_pipeline_builder.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/json_text.hpp"
 
@@ -138,8 +139,14 @@ PushAnswer cache_miss(const IdempotencyCacheMiss& miss) {
 class Pipeline {
  public:
   Pipeline(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
-           const PushActor& actor, const PushCommit& commit, const PushOptions& options)
-      : storage_(storage), schema_(schema), actor_(actor), commit_(commit), options_(options) {}
+           const PushActor& actor, const PushCommit& commit, const PushOptions& options,
+           const OperationBuilder* build = nullptr)
+      : storage_(storage),
+        schema_(schema),
+        actor_(actor),
+        commit_(commit),
+        options_(options),
+        build_(build) {}
 
   PushAnswer run() {
     // Step 1: the optimistic lookup, outside any transaction.
@@ -172,6 +179,7 @@ class Pipeline {
       }
       hook(PushHookPoint::after_locked_recheck);
       created_at_ms_ = options_.clock();  // step 2, after the lock (DECISION Q6)
+      if (build_) built_ = (*build_)(*tx);
       return apply(*tx);
     } catch (const storage::StorageConstraintError& constraint) {
       // Step 12: the database's text is never carried.
@@ -202,7 +210,7 @@ class Pipeline {
   PushAnswer apply(storage::PushTransaction& tx) {
     std::vector<storage::Change> changes;
     std::vector<OperationEvidence> evidence;
-    const auto& operations = commit_.operations;
+    const auto& operations = build_ ? built_ : commit_.operations;
     for (std::size_t i = 0; i < operations.size(); ++i) {
       OperationOutcome outcome = apply_operation(tx, schema_, actor_, options_, operations[i],
                                                  static_cast<std::int64_t>(i));
@@ -312,8 +320,22 @@ class Pipeline {
   const PushActor& actor_;
   const PushCommit& commit_;
   const PushOptions& options_;
+  const OperationBuilder* build_;
+  std::vector<PushOperation> built_;  // build_'s operations, under the lock
   std::int64_t created_at_ms_ = 0;
 };
+
+// A StorageError names the push it failed: the backend's message names a
+// statement, and an operator reading the log needs the commit. Its first
+// line stays free of SQL (StorageError's contract).
+template <typename Run>
+PushAnswer naming_the_push(const PushActor& actor, const PushCommit& commit, Run run) {
+  try {
+    return run();
+  } catch (const StorageError& failure) {
+    throw StorageError(describe_push(actor, commit) + " failed: " + failure.what());
+  }
+}
 
 }  // namespace
 
@@ -321,14 +343,17 @@ PushAnswer run_push(storage::ServerStorage& storage, const storage::CompiledSche
                     const PushActor& actor, const PushCommit& commit, const PushOptions& options) {
   if (!options.clock) throw InvalidArgument("PushOptions::clock is required");
   check_push_request(std::span<const PushCommit>(&commit, 1), options.max_operations_per_request);
-  try {
-    return Pipeline(storage, schema, actor, commit, options).run();
-  } catch (const StorageError& failure) {
-    // The backend's message names a statement, not the push: an operator
-    // reading the log needs the commit that failed. Its first line stays
-    // free of SQL (StorageError's contract).
-    throw StorageError(describe_push(actor, commit) + " failed: " + failure.what());
-  }
+  return naming_the_push(actor, commit,
+                         [&] { return Pipeline(storage, schema, actor, commit, options).run(); });
+}
+
+PushAnswer run_push_building(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
+                             const PushActor& actor, const PushCommit& commit,
+                             const PushOptions& options, const OperationBuilder& build) {
+  if (!options.clock) throw InvalidArgument("PushOptions::clock is required");
+  return naming_the_push(actor, commit, [&] {
+    return Pipeline(storage, schema, actor, commit, options, &build).run();
+  });
 }
 
 }  // namespace ssp::push

@@ -15,13 +15,17 @@ constexpr std::string_view kReservedClientIdPrefix = R"(["remote-command",)";
 PushRequestError::PushRequestError(std::string code, const std::string& message)
     : SspError(message), code_(std::move(code)) {}
 
+void check_client_id_not_reserved(const std::string& client_id) {
+  if (client_id.starts_with(kReservedClientIdPrefix)) {
+    throw PushRequestError("sync.invalid_client_id",
+                           "clientId uses the reserved remote-command prefix");
+  }
+}
+
 void check_push_request(std::span<const PushCommit> commits, std::int64_t max_operations) {
   std::int64_t total = 0;
   for (const PushCommit& commit : commits) {
-    if (commit.client_id.starts_with(kReservedClientIdPrefix)) {
-      throw PushRequestError("sync.invalid_client_id",
-                             "clientId uses the reserved remote-command prefix");
-    }
+    check_client_id_not_reserved(commit.client_id);
     if (commit.client_id.empty() || commit.client_commit_id.empty()) {
       throw PushRequestError("sync.invalid_request",
                              "clientId and clientCommitId must be non-empty (§2.3)");

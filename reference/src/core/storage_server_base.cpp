@@ -133,4 +133,13 @@ std::vector<Commit> ServerStorageBase::read_commit_window(const std::string& par
   return read_commits(partition, after_seq, limit);
 }
 
+AuthoritativeRead ServerStorageBase::query_authoritative(const std::string& partition,
+                                                         const std::string& table,
+                                                         const std::vector<std::string>& row_ids) {
+  const auto schema = served();
+  const CompiledTable& served = served_table(schema, table);
+  std::lock_guard lock(read_mutex_);
+  return read_authoritative(served, partition, row_ids);
+}
+
 }  // namespace ssp::storage

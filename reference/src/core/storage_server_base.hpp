@@ -42,6 +42,8 @@ class ServerStorageBase : public ServerStorage {
   std::int64_t get_max_commit_seq(const std::string& partition) final;
   std::vector<Commit> read_commit_window(const std::string& partition, std::int64_t after_seq,
                                          std::int64_t limit) final;
+  AuthoritativeRead query_authoritative(const std::string& partition, const std::string& table,
+                                        const std::vector<std::string>& row_ids) final;
 
  protected:
   const ServerStorageOptions& options() const { return options_; }
@@ -69,6 +71,11 @@ class ServerStorageBase : public ServerStorage {
   // changes in idx order, read from one snapshot.
   virtual std::vector<Commit> read_commits(const std::string& partition, std::int64_t after_seq,
                                            std::int64_t limit) = 0;
+  // The rows of `row_ids` that exist, in that order, and the partition's max
+  // commit seq, read from one snapshot.
+  virtual AuthoritativeRead read_authoritative(const CompiledTable& table,
+                                               const std::string& partition,
+                                               const std::vector<std::string>& row_ids) = 0;
 
   // A new connection with its transaction begun (no lock taken yet).
   virtual std::unique_ptr<PushSession> open_push_session() = 0;

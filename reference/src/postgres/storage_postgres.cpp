@@ -581,12 +581,23 @@ class PostgresServerStorage final : public ServerStorageBase {
   }
 
   std::int64_t read_max_commit_seq(const std::string& partition) override {
-    return guarded([&]() -> std::int64_t {
+    return guarded([&] {
       pqxx::work txn(*reader_);
-      if (!has_table(txn, "sync_partitions")) return 0;
-      const pqxx::result rows = txn.exec_params(
-          "SELECT max_commit_seq FROM sync_partitions WHERE partition = $1", partition);
-      return rows.empty() ? 0 : rows[0][0].as<std::int64_t>();
+      return max_commit_seq_on(txn, partition);
+    });
+  }
+
+  AuthoritativeRead read_authoritative(const CompiledTable& table, const std::string& partition,
+                                       const std::vector<std::string>& row_ids) override {
+    return guarded([&] {
+      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(*reader_);
+      AuthoritativeRead read;
+      for (const auto& row_id : row_ids) {
+        if (auto row = read_row_on(txn, table, partition, row_id)) read.rows.push_back(*row);
+      }
+      read.max_commit_seq = max_commit_seq_on(txn, partition);
+      txn.commit();
+      return read;
     });
   }
 
@@ -645,6 +656,15 @@ class PostgresServerStorage final : public ServerStorageBase {
  private:
   // Before the first ensure_schema the core tables may not exist yet; a read
   // then answers "nothing stored" rather than a missing-table error.
+  // The partition's max commit seq in `txn`'s snapshot, 0 before any commit.
+  static std::int64_t max_commit_seq_on(pqxx::transaction_base& txn,
+                                        const std::string& partition) {
+    if (!has_table(txn, "sync_partitions")) return 0;
+    const pqxx::result rows = txn.exec_params(
+        "SELECT max_commit_seq FROM sync_partitions WHERE partition = $1", partition);
+    return rows.empty() ? 0 : rows[0][0].as<std::int64_t>();
+  }
+
   static bool has_table(pqxx::transaction_base& txn, const char* name) {
     return !txn.exec_params("SELECT 1 FROM pg_class WHERE oid = to_regclass($1)", std::string(name))
                 .empty();

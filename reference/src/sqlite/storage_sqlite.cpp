@@ -569,6 +569,18 @@ class SqliteServerStorage final : public ServerStorageBase {
     return read.step() ? read.integer("max_commit_seq") : 0;
   }
 
+  AuthoritativeRead read_authoritative(const CompiledTable& table, const std::string& partition,
+                                       const std::vector<std::string>& row_ids) override {
+    Transaction snapshot(reader_, Transaction::Kind::read);
+    AuthoritativeRead read;
+    for (const auto& row_id : row_ids) {
+      if (auto row = read_row_on(reader_, table, partition, row_id)) read.rows.push_back(*row);
+    }
+    read.max_commit_seq = read_max_commit_seq(partition);
+    snapshot.commit();
+    return read;
+  }
+
   std::vector<Commit> read_commits(const std::string& partition, std::int64_t after_seq,
                                    std::int64_t limit) override {
     if (!has_table("sync_commits")) return {};

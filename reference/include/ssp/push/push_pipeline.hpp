@@ -191,6 +191,11 @@ class PushRequestError : public SspError {
   std::string code_;
 };
 
+// Throws PushRequestError(sync.invalid_client_id) when `client_id` starts
+// with `["remote-command",`: the key space of remote commands (push.md §5),
+// refused for pushes and for the client id a command request carries.
+void check_client_id_not_reserved(const std::string& client_id);
+
 // The request-level checks over every PUSH_COMMIT of one request, in the
 // order above per commit, the cap last over the total. Throws
 // PushRequestError for the first failure; returns when the request may run.

@@ -47,6 +47,14 @@ struct ServerStorageOptions {
   std::function<void(EnsureHookPoint)> ensure_hook;
 };
 
+// What query_authoritative answers: committed rows and the partition's
+// highest commit seq, read from one snapshot.
+struct AuthoritativeRead {
+  std::vector<StoredRow> rows;
+  std::int64_t max_commit_seq = 0;
+  friend bool operator==(const AuthoritativeRead&, const AuthoritativeRead&) = default;
+};
+
 class ServerStorage {
  public:
   virtual ~ServerStorage() = default;
@@ -112,6 +120,19 @@ class ServerStorage {
   // (≥ 1), each with all its changes in idx order.
   virtual std::vector<Commit> read_commit_window(const std::string& partition,
                                                  std::int64_t after_seq, std::int64_t limit) = 0;
+
+  // Trusted code's read of committed rows (upstream's queryAuthoritative,
+  // design notes push.md §4.3, by row id rather than by SQL: docs/decisions.md):
+  // the rows `row_ids` of `table` that exist in `partition`, in the order
+  // asked, and the partition's max commit seq, from one snapshot. It runs on
+  // a connection no push transaction uses, so it never waits for a push: a
+  // validator calling it from inside its own push gets an answer at once,
+  // and that answer is the state before the push, never its staged rows
+  // (DECISION Q3). Candidate state is the CommitReader's. Throws UnknownTable
+  // as get_row.
+  virtual AuthoritativeRead query_authoritative(const std::string& partition,
+                                                const std::string& table,
+                                                const std::vector<std::string>& row_ids) = 0;
 };
 
 }  // namespace ssp::storage

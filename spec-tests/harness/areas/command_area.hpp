@@ -1,0 +1,36 @@
+// The candidate's registered remote commands (REMOTE §3; design notes push.md
+// §3.1): trusted code that writes through the push pipeline under the
+// partition lock, with its own idempotency key.
+#pragma once
+
+#include <optional>
+
+#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/remote_command.hpp"
+#include "ssp/storage/server_storage.hpp"
+#include "wire/declared_command.hpp"
+
+namespace ssp::harness {
+
+class CommandArea {
+ public:
+  virtual ~CommandArea() = default;
+
+  // Runs `request` for `actor` through `storage`, which this candidate opened
+  // and brought to `schema`. The candidate registers `declared` (a kind of
+  // the protocol's small vocabulary) under request.operation_id, or nothing
+  // when `declared` is empty, with an authorize that answers `authorized`.
+  // Of `options` only clock, new_cache_identity (each read once, before the
+  // command) and hook (Capability::push_hooks) are carried: a validator or a
+  // notifier is a HarnessError. A stored rejection is an answer; the
+  // request's own failures throw push::OperationError (its code) or
+  // push::PushRequestError, with nothing stored.
+  virtual push::PushAnswer command(storage::ServerStorage& storage,
+                                   const storage::CompiledSchema& schema,
+                                   const push::PushActor& actor,
+                                   const push::CommandRequest& request,
+                                   const std::optional<wire::DeclaredCommand>& declared,
+                                   bool authorized, const push::PushOptions& options) = 0;
+};
+
+}  // namespace ssp::harness
