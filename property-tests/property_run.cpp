@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
+#include <rapidcheck/detail/TestListenerAdapter.h>
 
 #include <cstdlib>
 #include <sstream>
@@ -36,6 +37,26 @@ void check_property(const std::function<void()>& property, std::optional<int> de
     params.maxSuccess = *default_cases;
   }
   check_with(property, params);
+}
+
+std::optional<std::string> find_counterexample(const std::function<void()>& property,
+                                               int default_cases) {
+  rc::detail::TestParams params = rc::detail::configuration().testParams;
+  const char* configured = std::getenv("RC_PARAMS");
+  if (configured == nullptr || std::string(configured).find("max_success") == std::string::npos) {
+    params.maxSuccess = default_cases;
+  }
+  params.disableShrinking = true;  // a race found once need not be found smaller
+  // A listener of its own: the counterexample a negative control exists to
+  // find is no failure, so RapidCheck's default listener must not report it
+  // for reproduction when the run ends.
+  rc::detail::TestListenerAdapter quiet;
+  const rc::detail::TestResult result =
+      rc::detail::checkTestable(property, rc::detail::TestMetadata{}, params, quiet);
+  if (result.template is<rc::detail::SuccessResult>()) return std::nullopt;
+  std::ostringstream report;
+  rc::detail::printResultMessage(result, report);
+  return report.str();
 }
 
 void check_property_at_seed(const std::function<void()>& property, const RecordedSearch& search) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace ssp::properties {
 
@@ -18,6 +19,12 @@ namespace ssp::properties {
 // several real databases).
 void check_property(const std::function<void()>& property,
                     std::optional<int> default_cases = std::nullopt);
+
+// Searches `property` as check_property does, without shrinking, and returns
+// RapidCheck's report of the first counterexample, or nothing when every case
+// held. For a negative control, whose test asserts that the search finds one.
+std::optional<std::string> find_counterexample(const std::function<void()>& property,
+                                               int default_cases);
 
 // A search that once found a counterexample, replayed as a regression case.
 struct RecordedSearch {
