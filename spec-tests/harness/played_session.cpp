@@ -291,9 +291,27 @@ void PlayedSession::start_push(const ScheduleStep& step, std::shared_ptr<Slot> s
   }
   const push::PushCommit commit{option(words, "client").value_or("client-" + name_), words[1],
                                 {operation}};
-  start_call(words, slot, [this, actor = actor_of(words), commit](const push::PushOptions& options) {
-    return setting_.candidate.push().push(*storage_, setting_.schema, actor, commit, options);
-  });
+  // refuse row | refuse commit: a validator of that kind refuses the push
+  // with its own code test.refused (SSP2 §6.7, §6.8).
+  const auto refuse = option(words, "refuse");
+  if (refuse && *refuse != "row" && *refuse != "commit") {
+    return fail_now(slot, "schedule: refuse names a validator: row or commit");
+  }
+  start_call(words, slot,
+             [this, actor = actor_of(words), commit, refuse](push::PushOptions options) {
+               if (refuse == "row") {
+                 options.row_validators[kTable] = [](const push::RowValidation&) {
+                   throw push::ValidationRejection("test.refused", "the schedule refuses it");
+                 };
+               } else if (refuse == "commit") {
+                 options.commit_validator = [](const push::CommitValidation&) {
+                   throw push::CommitValidationRejection(0, "test.refused",
+                                                         "the schedule refuses it");
+                 };
+               }
+               return setting_.candidate.push().push(*storage_, setting_.schema, actor, commit,
+                                                     options);
+             });
 }
 
 void PlayedSession::start_command(const ScheduleStep& step, std::shared_ptr<Slot> slot) {
@@ -319,7 +337,7 @@ void PlayedSession::start_command(const ScheduleStep& step, std::shared_ptr<Slot
       std::find(words.begin(), words.end(), "unauthorized") == words.end();
   start_call(words, slot,
              [this, actor = actor_of(words), request, declared,
-              authorized](const push::PushOptions& options) {
+              authorized](push::PushOptions options) {
                return setting_.candidate.commands().command(*storage_, setting_.schema, actor,
                                                             request, declared, authorized, options);
              });

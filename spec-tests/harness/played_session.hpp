@@ -15,7 +15,7 @@
 //   recheck COMMIT                 tx get_push_result; a stored result rolls back and
 //                                  ends the session (its later steps answer "skipped")
 //   commit | rollback
-//   push COMMIT [client C] [partition P] [as ACTOR] [scopes A,B] OPERATION [park Hn]
+//   push COMMIT [client C] [partition P] [as ACTOR] [scopes A,B] OPERATION [refuse row|commit] [park Hn]
 //       OPERATION: upsert ROW [base N] [title T] [project P] | delete ROW [base N]
 //   command OPERATION REQUEST KIND [row R] [project P] [client C] [as ACTOR] [unauthorized] [park Hn]
 //       a registered command of the declared vocabulary (wire/declared_command.hpp);
@@ -100,7 +100,7 @@ class PlayedSession {
   StepAnswer write(const std::vector<std::string>& words);
   StepAnswer append(const std::string& commit_id);
   StepAnswer recheck(const std::string& commit_id);
-  using Call = std::function<push::PushAnswer(const push::PushOptions&)>;
+  using Call = std::function<push::PushAnswer(push::PushOptions)>;
   void start_push(const ScheduleStep& step, std::shared_ptr<Slot> slot);
   void start_command(const ScheduleStep& step, std::shared_ptr<Slot> slot);
   // Runs `call` on a thread of its own with the step's options (a fixed
