@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <atomic>
 #include <iostream>
 #include <latch>
@@ -198,6 +199,35 @@ class Case {
         }
       }
     }
+    // P7: the row validator ran once for a key whose outcome a pipeline that
+    // reached it minted (applied, or refused by it), never for a replay, and
+    // never for a conflict. P9: one notification per applied push.
+    for (int key = 0; key < kKeys; ++key) {
+      const PushOfKey of = push_of_key(key);
+      const auto outcome = stored.find({kPushClient, of.commit_id});
+      if (outcome == stored.end()) continue;  // never delivered
+      const bool reached = outcome->second &&
+                           (outcome->second->status == push::PushStatus::applied ||
+                            (outcome->second->results.size() == 1 &&
+                             outcome->second->results[0].code == "test.bad_title"));
+      const int calls = validated_.count(of.title) != 0 ? validated_.at(of.title) : 0;
+      if (calls != (reached ? 1 : 0)) {
+        wrong("P7: the row validator ran " + std::to_string(calls) + " times for " + of.commit_id);
+      }
+      if (outcome->second && outcome->second->status == push::PushStatus::applied) {
+        const std::int64_t seq = outcome->second->commit_seq.value_or(0);
+        const int sent = notified_.count(seq) != 0 ? notified_.at(seq) : 0;
+        if (sent != 1) {
+          wrong("P9: " + std::to_string(sent) + " notifications of " + of.commit_id);
+        }
+      }
+    }
+    for (const auto& [seq, sent] : notified_) {
+      const bool of_a_push = std::any_of(commits.begin(), commits.end(), [&](const auto& c) {
+        return c.commit_seq == seq && c.entry.client_id == kPushClient;
+      });
+      if (!of_a_push) wrong("P9: a notification of seq " + std::to_string(seq) + ", no push's commit");
+    }
     // P6: the counter counts every applied increment once.
     std::int64_t applied_increments = 0;
     for (const auto& [key, outcome] : stored) {
@@ -224,13 +254,24 @@ class Case {
 
   harness::Candidate& candidate() { return harness::current_candidate(); }
 
-  push::PushOptions options() const {
+  // A push's options: the row validator refuses the title "bad" and counts
+  // its calls by title (a title names its key: push_of_key); the notifier
+  // counts notifications by commit seq.
+  push::PushOptions options() {
     push::PushOptions options;
     options.clock = [] { return std::int64_t{1'000}; };
-    options.row_validators["tasks"] = [](const push::RowValidation& op) {
+    options.row_validators["tasks"] = [this](const push::RowValidation& op) {
       const auto* title = op.row && op.row->size() > 2 ? std::get_if<std::string>(&(*op.row)[2])
                                                        : nullptr;
+      {
+        std::lock_guard lock(mutex_);
+        ++validated_[title ? *title : ""];
+      }
       if (title && *title == "bad") throw push::ValidationRejection("test.bad_title");
+    };
+    options.notify = [this](const push::CommitNotification& notification) {
+      std::lock_guard lock(mutex_);
+      ++notified_[notification.commit_seq];
     };
     return options;
   }
@@ -346,6 +387,8 @@ class Case {
   std::vector<std::unique_ptr<storage::ServerStorage>> storages_;
   std::mutex mutex_;
   std::vector<Answered> answered_;
+  std::map<std::string, int> validated_;         // row validator calls by title
+  std::map<std::int64_t, int> notified_;         // notifications by commit seq
   std::atomic<int> unlocked_read_{0};
   int unlocked_total_ = 0;
 };
