@@ -37,14 +37,6 @@ std::int64_t number(const std::string& word) {
   return value;
 }
 
-// The words after `key` in `words`, as the value of that option, or nothing.
-std::optional<std::string> option(const std::vector<std::string>& words, const std::string& key) {
-  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
-    if (words[i] == key) return words[i + 1];
-  }
-  return std::nullopt;
-}
-
 std::vector<std::string> comma_list(const std::string& text) {
   std::vector<std::string> items;
   std::stringstream in(text);
@@ -88,8 +80,7 @@ std::string row_text(Candidate& candidate, const storage::CompiledSchema& schema
 }
 
 // Where one step's answer goes; guarded by the session's mutex.
-class PlayedSession::Slot {
- public:
+struct PlayedSession::Slot {
   std::optional<StepAnswer> answer;
 };
 
@@ -220,12 +211,12 @@ StepAnswer PlayedSession::write(const std::vector<std::string>& words) {
   if (words.size() < 2) throw HarnessError("schedule: write needs a row");
   const std::string& row_id = words[1];
   const auto seen = read_rows_.find(row_id);
-  std::string project = option(words, "project").value_or("p1");
-  if (!option(words, "project") && seen != read_rows_.end()) {
+  std::string project = word_after(words, "project").value_or("p1");
+  if (!word_after(words, "project") && seen != read_rows_.end()) {
     project = seen->second.scopes["project_id"];
   }
   const std::int64_t version = seen == read_rows_.end() ? 1 : seen->second.server_version + 1;
-  const auto title = option(words, "title").value_or("-");
+  const auto title = word_after(words, "title").value_or("-");
   const storage::Bytes payload = setting_.candidate.rows().encode(
       setting_.schema.find(kTable)->layout(), storage::Row{row_id, project, title, false});
   const StoredRow row{row_id, version, {{"project_id", project}}, payload};
@@ -282,18 +273,18 @@ void PlayedSession::start_push(const ScheduleStep& step, std::shared_ptr<Slot> s
                                 words[verb] == "upsert" ? push::OperationKind::upsert
                                                         : push::OperationKind::remove,
                                 std::nullopt, std::nullopt};
-  if (const auto base = option(words, "base")) operation.base_version = number(*base);
+  if (const auto base = word_after(words, "base")) operation.base_version = number(*base);
   if (operation.op == push::OperationKind::upsert) {
     operation.payload = setting_.candidate.rows().encode(
         setting_.schema.find(kTable)->layout(),
-        storage::Row{row_id, option(words, "project").value_or("p1"),
-                     option(words, "title").value_or("-"), false});
+        storage::Row{row_id, word_after(words, "project").value_or("p1"),
+                     word_after(words, "title").value_or("-"), false});
   }
-  const push::PushCommit commit{option(words, "client").value_or("client-" + name_), words[1],
+  const push::PushCommit commit{word_after(words, "client").value_or("client-" + name_), words[1],
                                 {operation}};
   // refuse row | refuse commit: a validator of that kind refuses the push
   // with its own code test.refused (SSP2 §6.7, §6.8).
-  const auto refuse = option(words, "refuse");
+  const auto refuse = word_after(words, "refuse");
   if (refuse && *refuse != "row" && *refuse != "commit") {
     return fail_now(slot, "schedule: refuse names a validator: row or commit");
   }
@@ -325,14 +316,14 @@ void PlayedSession::start_command(const ScheduleStep& step, std::shared_ptr<Slot
     try {
       declared = wire::declared_command_from_json(
           wire::Json{{"kind", words[3]},
-                     {"rowId", option(words, "row").value_or("c1")},
-                     {"project", option(words, "project").value_or("p1")}},
+                     {"rowId", word_after(words, "row").value_or("c1")},
+                     {"project", word_after(words, "project").value_or("p1")}},
           "schedule");
     } catch (const std::exception& error) {
       return fail_now(slot, "schedule: " + std::string(error.what()));
     }
   }
-  const push::CommandRequest request{words[1], option(words, "client").value_or("app"), words[2]};
+  const push::CommandRequest request{words[1], word_after(words, "client").value_or("app"), words[2]};
   const bool authorized =
       std::find(words.begin(), words.end(), "unauthorized") == words.end();
   start_call(words, slot,
@@ -345,9 +336,9 @@ void PlayedSession::start_command(const ScheduleStep& step, std::shared_ptr<Slot
 
 // [as ACTOR] [partition P] [scopes A,B]: actor user-<session> of acme, every scope.
 push::PushActor PlayedSession::actor_of(const std::vector<std::string>& words) const {
-  push::PushActor actor{option(words, "partition").value_or("acme"),
-                        option(words, "as").value_or("user-" + name_), all_scopes()};
-  if (const auto scopes = option(words, "scopes")) {
+  push::PushActor actor{word_after(words, "partition").value_or("acme"),
+                        word_after(words, "as").value_or("user-" + name_), all_scopes()};
+  if (const auto scopes = word_after(words, "scopes")) {
     actor.allowed_scopes = ScopeMap{{"project_id", comma_list(*scopes)}};
   }
   return actor;
@@ -368,7 +359,7 @@ void PlayedSession::start_call(const std::vector<std::string>& words,
   options.new_cache_identity = [this, call_number] {
     return "identity-" + name_ + "-" + std::to_string(call_number);
   };
-  if (const auto park = option(words, "park")) {
+  if (const auto park = word_after(words, "park")) {
     const auto point = hook_point_named(*park);
     if (!point) return fail_now(slot, "schedule: \"" + *park + "\" is not a hook point (H0 … H6)");
     if (!setting_.push_hooks) return fail_now(slot, "schedule: park needs the push_hooks grant");
@@ -406,7 +397,7 @@ void PlayedSession::resume(const std::vector<std::string>& words, std::shared_pt
     step_running_ = false;
     return;
   }
-  if (const auto park = option(words, "park")) park_at_ = hook_point_named(*park);
+  if (const auto park = word_after(words, "park")) park_at_ = hook_point_named(*park);
   parked_ = false;
   changed_.notify_all();
 }

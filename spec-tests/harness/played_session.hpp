@@ -93,7 +93,7 @@ class PlayedSession {
   void release();
 
  private:
-  class Slot;
+  struct Slot;
   StepAnswer run(const ScheduleStep& step);
   StepAnswer run_transaction_step(const std::vector<std::string>& words);
   StepAnswer read(const std::string& row_id);

@@ -30,6 +30,7 @@ const std::set<std::string> kDataHeaders = {
     "ssp/signed_url.hpp",          // the §5.4 token types and refusals
     "ssp/push/push_pipeline.hpp",  // the push request and hook types
     "ssp/push/push_result.hpp",
+    "ssp/push/remote_command.hpp",  // the command request, mutation and error types
     "ssp/storage/column_layout.hpp",
     "ssp/storage/commit_log.hpp",
     "ssp/storage/push_transaction.hpp",

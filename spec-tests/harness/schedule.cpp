@@ -54,7 +54,10 @@ class ScheduleParser {
     } else if (keyword == "anomaly") {
       schedule_.anomaly += (schedule_.anomaly.empty() ? "" : " ") + join(words, 1);
     } else if (keyword == "setup") {
-      expect_words(words, 2, "setup WHAT …");
+      expect_words(words, 3, "setup row ID … or setup isolation LEVEL");
+      if (words[1] != "row" && words[1] != "isolation") {
+        fail("unknown setup \"" + words[1] + "\" (row or isolation)");
+      }
       schedule_.setup.emplace_back(words.begin() + 1, words.end());
     } else if (keyword == "session") {
       session(words);
@@ -103,6 +106,11 @@ class ScheduleParser {
 
   void step(const std::vector<std::string>& words) {
     expect_words(words, 3, "step NAME WHAT …");
+    // The verbs a session plays (played_session.hpp).
+    static const std::set<std::string> kVerbs = {"begin",   "lock",     "read",   "write",
+                                                 "append",  "put-result", "recheck", "commit",
+                                                 "rollback", "push",    "command", "resume"};
+    if (kVerbs.count(words[2]) == 0) fail("step " + words[1] + ": unknown verb \"" + words[2] + "\"");
     if (schedule_.sessions.empty()) fail("step " + words[1] + " comes before any session");
     if (schedule_.steps.count(words[1]) != 0) fail("step " + words[1] + " is declared twice");
     ScheduleSession& owner = schedule_.sessions.back();
@@ -189,6 +197,13 @@ class ScheduleParser {
 }  // namespace
 
 std::string ScheduleStep::text() const { return join(words); }
+
+std::optional<std::string> word_after(const std::vector<std::string>& words, std::string_view key) {
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+    if (words[i] == key) return words[i + 1];
+  }
+  return std::nullopt;
+}
 
 const ScheduleStep& Schedule::step(const std::string& name) const { return steps.at(name); }
 

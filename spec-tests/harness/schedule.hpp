@@ -96,6 +96,10 @@ Schedule parse_schedule(std::string_view text, const std::string& file);
 // directory holds none.
 std::vector<Schedule> load_schedules(const std::string& directory);
 
+// The word after `key` in a step's or setup line's words (the value of the
+// option `key`), or nothing.
+std::optional<std::string> word_after(const std::vector<std::string>& words, std::string_view key);
+
 // The directory of the project's schedules (spec-tests/schedules).
 std::string schedules_directory();
 

@@ -15,12 +15,6 @@ namespace {
 
 constexpr const char* kPartition = "acme";
 
-std::string option_after(const std::vector<std::string>& words, const std::string& key,
-                         const std::string& fallback) {
-  const auto at = std::find(words.begin(), words.end(), key);
-  return at != words.end() && at + 1 != words.end() ? *(at + 1) : fallback;
-}
-
 // Where the sessions connect: the test's database, with the schedule's
 // `setup isolation LEVEL` as every PostgreSQL session's default (libpq's
 // options parameter), as if the database had been configured so.
@@ -40,15 +34,13 @@ DatabaseLocation session_location(const Schedule& schedule, const DatabaseLocati
 void seed_rows(const Schedule& schedule, const ScheduleStage& stage) {
   std::vector<storage::StoredRow> rows;
   for (const auto& words : schedule.setup) {
-    if (words[0] == "isolation") continue;
-    if (words[0] != "row" || words.size() < 2) {
-      throw HarnessError(schedule.file + ": unknown setup \"" + words[0] + "\"");
-    }
-    const std::string project = option_after(words, "project", "p1");
+    if (words[0] != "row") continue;  // the parser allows row and isolation
+    const std::string project = word_after(words, "project").value_or("p1");
     const storage::Bytes payload = stage.candidate.rows().encode(
         stage.schema.find("tasks")->layout(),
-        storage::Row{words[1], project, option_after(words, "title", "-"), false});
-    rows.push_back(storage::StoredRow{words[1], std::stoll(option_after(words, "version", "1")),
+        storage::Row{words[1], project, word_after(words, "title").value_or("-"), false});
+    rows.push_back(storage::StoredRow{words[1],
+                                      std::stoll(word_after(words, "version").value_or("1")),
                                       {{"project_id", project}}, payload});
   }
   auto storage = require_opened(

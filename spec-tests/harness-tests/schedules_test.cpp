@@ -1,0 +1,92 @@
+// The race schedules as the harness reads and plays them (schedule.hpp,
+// schedule_runner.hpp): a malformed file is refused naming its line, every
+// project schedule parses, and a play that goes other than written fails:
+// a wrong expectation, a step that should wait but answers.
+#include <gmock/gmock.h>
+
+#include "harness/push_fixtures.hpp"
+#include "harness/reference_areas.hpp"
+#include "harness/schedule.hpp"
+#include "harness/schedule_runner.hpp"
+#include "harness/spec.hpp"
+
+namespace ssp::harness {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::StartsWith;
+
+// A schedule of one writer and one push on t1, with `permutation` and
+// `expectations` appended.
+std::string writer_and_push(const std::string& permutation, const std::string& expectations) {
+  return "schedule  Tiny\nsection   §6.8\ntitle     t\nanomaly   a\n"
+         "setup     row t1 version 1 title X project p1\n"
+         "session c a writer\nstep c_open begin locked\nstep c_read read t1\n"
+         "step c_write write t1 title C\n"
+         "step c_commit commit\n"
+         "session p a push\nstep p_push push k1 upsert t1 title P\n" +
+         permutation + "\n" + expectations;
+}
+
+std::string syntax_error_of(const std::string& text) {
+  try {
+    parse_schedule(text, "bad.schedule");
+  } catch (const ScheduleSyntaxError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(ScheduleFormat, HARNESS_38_AMalformedScheduleIsRefusedNamingItsLine) {
+  record_spec("Harness", "HARNESS-38");
+  EXPECT_THAT(syntax_error_of(writer_and_push("permutation X L on sqlite: c_open nope", "")),
+              StartsWith("bad.schedule:13: no step is called \"nope\""));
+  EXPECT_THAT(syntax_error_of(writer_and_push("permutation X L on mysql: c_open", "")),
+              StartsWith("bad.schedule:13: unknown backend \"mysql\""));
+  EXPECT_THAT(syntax_error_of(writer_and_push("permutation X L on sqlite: c_open", "")),
+              HasSubstr("permutation X L expects nothing"));
+  EXPECT_THAT(syntax_error_of(writer_and_push("permutation X L on sqlite: c_open",
+                                              "expect nothing_here 1")),
+              StartsWith("bad.schedule:14: \"nothing_here\" is neither a step nor an observation"));
+  EXPECT_THAT(syntax_error_of("schedule S\nsection §1\nsession c x\nstep c_a fly away\n"),
+              StartsWith("bad.schedule:4: step c_a: unknown verb \"fly\""));
+  EXPECT_THAT(syntax_error_of("schedule S\nsetup table t1\n"),
+              StartsWith("bad.schedule:2: unknown setup \"table\""));
+  // Every schedule of the project parses.
+  const auto schedules = load_schedules(schedules_directory());
+  EXPECT_GE(schedules.size(), 10u);
+}
+
+// Plays `text`'s one permutation through the in-process reference on SQLite.
+PlayedPermutation play_on_sqlite(const std::string& text) {
+  const Schedule schedule = parse_schedule(text, "tiny.schedule");
+  const auto database = create_test_database(Backend::sqlite);
+  const storage::CompiledSchema schema = compiled(push_schema());
+  return play_permutation(schedule, schedule.permutations.front(),
+                          ScheduleStage{reference_candidate(), *database, schema, std::nullopt,
+                                        std::chrono::seconds(20)});
+}
+
+TEST(ScheduleRunner, HARNESS_39_APlayThatGoesOtherThanWrittenFails) {
+  record_spec("Harness", "HARNESS-39");
+  // As written: the push waits for the writer, then applies over its row.
+  const std::string waits = "permutation X L on sqlite: c_open c_read c_write p_push(c_commit) c_commit";
+  EXPECT_THAT(play_on_sqlite(writer_and_push(waits, "expect p_push applied seq 1\n"
+                                                    "expect row t1 version 3 title P project p1"))
+                  .problems,
+              IsEmpty());
+  // A wrong expectation.
+  EXPECT_THAT(play_on_sqlite(writer_and_push(waits, "expect p_push applied seq 7")).problems,
+              Contains(HasSubstr("expect p_push applied seq 7: saw applied seq 1")));
+  // A step marked to wait that answers at once (nothing holds a lock).
+  EXPECT_THAT(play_on_sqlite(writer_and_push("permutation X L on sqlite: p_push(c_commit) c_open",
+                                             "expect p_push applied seq 1"))
+                  .problems,
+              Contains(HasSubstr("p_push was to wait for a lock until c_commit answered, but "
+                                 "answered at once")));
+}
+
+}  // namespace
+}  // namespace ssp::harness
