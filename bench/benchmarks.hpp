@@ -19,6 +19,9 @@ namespace ssp::bench {
 
 using SharedSite = RunShared<BenchSite>;
 
+// Segments a repeat put cycles over, all put before timing starts.
+inline constexpr std::uint64_t kRepeatPool = 64;
+
 // This run's site (a fresh one made by the first thread to arrive).
 std::shared_ptr<BenchSite> join_site(benchmark::State& state, SharedSite& sites,
                                      BenchBackend backend, const BenchConfig& config);
@@ -33,7 +36,7 @@ void bench_put_new(benchmark::State& state, SharedSite& sites, BenchBackend back
 void bench_put_merge(benchmark::State& state, SharedSite& sites, BenchBackend backend,
                      std::size_t size, const BenchConfig& config);
 // put of bytes already stored under the same context: the publication is
-// refreshed in place. Cycles over 64 segments put before timing starts.
+// refreshed in place. Cycles over kRepeatPool segments.
 void bench_put_repeat(benchmark::State& state, SharedSite& sites, BenchBackend backend,
                       std::size_t size, const BenchConfig& config);
 

@@ -13,8 +13,6 @@
 namespace ssp::bench {
 namespace {
 
-// Segments the repeat put cycles over, as in bench_put_repeat.
-constexpr std::uint64_t kRepeatPool = 64;
 // The payload index of the warm-up put, above any index the loop reaches.
 constexpr std::uint64_t kWarmUp = std::uint64_t{1} << 40;
 

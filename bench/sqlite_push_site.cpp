@@ -15,7 +15,7 @@
 namespace ssp::bench {
 namespace {
 
-[[noreturn]] void fail(sqlite3* db, const std::string& what) {
+[[noreturn]] void fail_push_floor(sqlite3* db, const std::string& what) {
   throw std::runtime_error("SQLite push floor: " + what + ": " + sqlite3_errmsg(db));
 }
 
@@ -34,7 +34,7 @@ class SqlitePushFloor final : public PushFloorDatabase {
     exec("CREATE TABLE IF NOT EXISTS push_rows(row_id TEXT PRIMARY KEY, payload BLOB NOT NULL)");
     if (sqlite3_prepare_v2(db_, "INSERT INTO push_rows(row_id, payload) VALUES (?, ?)", -1,
                            &insert_, nullptr) != SQLITE_OK) {
-      fail(db_, "prepare the INSERT");
+      fail_push_floor(db_, "prepare the INSERT");
     }
   }
 
@@ -53,7 +53,7 @@ class SqlitePushFloor final : public PushFloorDatabase {
         sqlite3_bind_blob64(insert_, 2, payload.data(), payload.size(), SQLITE_STATIC);
         const int rc = sqlite3_step(insert_);
         sqlite3_reset(insert_);
-        if (rc != SQLITE_DONE) fail(db_, "insert " + operation.row_id);
+        if (rc != SQLITE_DONE) fail_push_floor(db_, "insert " + operation.row_id);
       }
     } catch (...) {
       sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -64,7 +64,7 @@ class SqlitePushFloor final : public PushFloorDatabase {
 
  private:
   void exec(const char* sql) {
-    if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail(db_, sql);
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail_push_floor(db_, sql);
   }
 
   sqlite3* db_ = nullptr;

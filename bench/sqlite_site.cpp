@@ -15,7 +15,7 @@
 namespace ssp::bench {
 namespace {
 
-[[noreturn]] void fail(sqlite3* db, const std::string& what) {
+[[noreturn]] void fail_floor(sqlite3* db, const std::string& what) {
   throw std::runtime_error("SQLite floor: " + what + ": " + sqlite3_errmsg(db));
 }
 
@@ -49,7 +49,7 @@ class SqliteFloor final : public FloorDatabase {
     sqlite3_bind_blob64(insert_, 2, bytes.data(), bytes.size(), SQLITE_STATIC);
     const int rc = sqlite3_step(insert_);
     sqlite3_reset(insert_);
-    if (rc != SQLITE_DONE) fail(db_, "insert " + id);
+    if (rc != SQLITE_DONE) fail_floor(db_, "insert " + id);
     return id;
   }
 
@@ -78,12 +78,13 @@ class SqliteFloor final : public FloorDatabase {
 
  private:
   void exec(const std::string& sql) {
-    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) fail(db_, sql);
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK)
+      fail_floor(db_, sql);
   }
 
   sqlite3_stmt* prepare(const char* sql) {
     sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v2(db_, sql, -1, &statement, nullptr) != SQLITE_OK) fail(db_, sql);
+    if (sqlite3_prepare_v2(db_, sql, -1, &statement, nullptr) != SQLITE_OK) fail_floor(db_, sql);
     return statement;
   }
 
@@ -126,19 +127,19 @@ class SqliteSite final : public BenchSite {
       const std::string path = (directory_ / "store.db").string();
       if (sqlite3_open_v2(path.c_str(), &checkpointer_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
                           nullptr) != SQLITE_OK) {
-        fail(checkpointer_, "cannot open " + path + " to checkpoint");
+        fail_floor(checkpointer_, "cannot open " + path + " to checkpoint");
       }
       sqlite3_busy_timeout(checkpointer_, static_cast<int>(SegmentStoreOptions{}.lock_wait_ms));
     }
     sqlite3_stmt* checkpoint = nullptr;
     if (sqlite3_prepare_v2(checkpointer_, "PRAGMA wal_checkpoint(RESTART)", -1, &checkpoint,
                            nullptr) != SQLITE_OK) {
-      fail(checkpointer_, "wal_checkpoint");
+      fail_floor(checkpointer_, "wal_checkpoint");
     }
     const bool done = sqlite3_step(checkpoint) == SQLITE_ROW && sqlite3_column_int(checkpoint, 0) == 0;
     const std::int64_t frames = done ? sqlite3_column_int64(checkpoint, 1) : -1;
     sqlite3_finalize(checkpoint);
-    if (!done) fail(checkpointer_, "wal_checkpoint(RESTART) did not complete");
+    if (!done) fail_floor(checkpointer_, "wal_checkpoint(RESTART) did not complete");
     const bool first = !counting_;
     counting_ = true;
     return first ? 0 : frames;

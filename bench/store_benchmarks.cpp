@@ -9,8 +9,6 @@ namespace {
 
 // First puts of the merge benchmark are made this many at a time, untimed.
 constexpr std::uint64_t kMergeBatch = 32;
-// Segments the repeat benchmark cycles over.
-constexpr std::uint64_t kRepeatPool = 64;
 
 }  // namespace
 

@@ -39,7 +39,7 @@ T uniform(T min, T max) {
 
 bool one_in(int n) { return uniform(0, n) == 0; }
 
-ServedTables served_tables() {
+ServedTables oracle_served_tables() {
   ServedTables served;  // "gone" is published but no longer served
   served.declared_variables["tasks"] = {"project_id", "org_id"};
   served.declared_variables["docs"] = {"org_id"};
@@ -158,7 +158,8 @@ void check_download_oracle(Backend backend) {
       if (one_in(20)) d.allowed = draw_scope_set();
       if (one_in(20)) d.mode = *rc::gen::element(ResolverMode::throws, ResolverMode::outage);
 
-      const SegmentDownloadOutcome outcome = check_download(*store, served_tables(), d, stored);
+      const SegmentDownloadOutcome outcome =
+          check_download(*store, oracle_served_tables(), d, stored);
       ++(*tally)[std::string(download_step_name(outcome.step))];
     }
   });

@@ -25,11 +25,11 @@ using push::PushAnswerStatus;
 
 constexpr std::int64_t kClockStart = 1000;
 
-const std::vector<std::string> kPartitions = {"acme", "globex"};
+const std::vector<std::string> kPushPartitions = {"acme", "globex"};
 const std::vector<std::string> kClients = {"client-1", "client-2"};
 const std::vector<std::string> kTaskIds = {"t1", "t2", "t3"};
 const std::vector<std::string> kDocIds = {"d1", "d2"};
-const std::vector<std::string> kTables = {"tasks", "docs"};
+const std::vector<std::string> kPushTables = {"tasks", "docs"};
 
 const std::vector<std::string>& ids_of(const std::string& table) {
   return table == "tasks" ? kTaskIds : kDocIds;
@@ -296,7 +296,8 @@ ModelOperation CaseRun::resolve_op(const std::string& partition, const GenOp& op
 CaseRun::Sent CaseRun::resolve(const GenStep& step, std::size_t index) const {
   Sent sent;
   const auto& [actor_id, allowed] = actors()[static_cast<std::size_t>(step.actor)];
-  sent.actor = ModelActor{kPartitions[static_cast<std::size_t>(step.partition)], actor_id, allowed};
+  sent.actor =
+      ModelActor{kPushPartitions[static_cast<std::size_t>(step.partition)], actor_id, allowed};
   sent.commit.client_id = kClients[static_cast<std::size_t>(step.client)];
   sent.commit.client_commit_id = std::string("c").append(std::to_string(index + 1));
   if (step.reuse && !sent_.empty()) {
@@ -417,7 +418,7 @@ std::string table_of_record(const ModelCommit& commit, const std::vector<ModelRe
 
 void CaseRun::compare_state(const std::vector<Key>& keys) {
   // The commit logs (§2.1) and max seq.
-  for (const std::string& partition : kPartitions) {
+  for (const std::string& partition : kPushPartitions) {
     const auto expected = model_.log(partition);
     if (storage_.get_max_commit_seq(partition) != model_.max_commit_seq(partition)) {
       differ(partition + ": max commit seq " +
@@ -474,8 +475,8 @@ void CaseRun::compare_state(const std::vector<Key>& keys) {
     }
   }
   // Every row of the universe, as the storage serves it.
-  for (const std::string& partition : kPartitions) {
-    for (const std::string& table : kTables) {
+  for (const std::string& partition : kPushPartitions) {
+    for (const std::string& table : kPushTables) {
       for (const std::string& id : ids_of(table)) {
         const auto expected = model_.row(partition, table, id);
         const auto actual = storage_.get_row(partition, table, id);

@@ -114,7 +114,7 @@ std::string scopes_text(const ScopeMap& scopes) {
 }
 
 // The tables a download is served for: the tricky one declares only org_id.
-ServedTables served_tables() {
+ServedTables model_served_tables() {
   ServedTables served;
   served.declared_variables[kTables[0]] = {"project_id", "org_id"};
   served.declared_variables[kTables[1]] = {"org_id"};
@@ -596,7 +596,7 @@ struct Download : Command {
   }
 
   void run(const ModelState& s0, StoreUnderTest& sut) const override {
-    check_download(sut.store(), served_tables(), draw, s0.model.get(draw.segment_id));
+    check_download(sut.store(), model_served_tables(), draw, s0.model.get(draw.segment_id));
   }
 
   void show(std::ostream& os) const override {

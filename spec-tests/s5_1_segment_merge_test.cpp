@@ -25,11 +25,6 @@ std::optional<SegmentPublication> publication_with_digest(const SegmentRecord& r
 class SegmentMerge : public SegmentStoreTest {};
 SSP_ALL_BACKENDS(SegmentMerge);
 
-SegmentMetadata with_pin(SegmentMetadata metadata, std::int64_t pin) {
-  metadata.as_of_commit_seq = pin;
-  return metadata;
-}
-
 TEST_P(SegmentMerge, R10_SameContextRePutKeepsFirstCreationAndExtendsExpiry) {
   record_spec("§5.1", "R10");
   const Bytes bytes = payload("image");

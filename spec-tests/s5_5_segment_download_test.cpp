@@ -13,14 +13,13 @@
 #include "harness/download_fixtures.hpp"
 #include "harness/fixture_files.hpp"
 #include "harness/require_found.hpp"
+#include "harness/segment_fixtures.hpp"
 #include "ssp/error_catalog.hpp"
 #include "ssp/segment_download.hpp"
 
 namespace ssp::harness {
 namespace {
 
-const ScopeMap& kP1 = kScopesP1;
-const ScopeMap& kP2 = kScopesP2;
 const ScopeMap kO1 = {{"org_id", {"o1"}}};
 const ScopeMap kCamelP1 = {{"projectId", {"p1"}}};
 
@@ -35,11 +34,6 @@ ServedTables served_tables() {
   served.declared_variables["tasks"] = {"project_id"};
   served.declared_variables["docs"] = {"org_id", "projectId"};
   return served;
-}
-
-SegmentMetadata with_pin(SegmentMetadata m, std::int64_t pin) {
-  m.as_of_commit_seq = pin;
-  return m;
 }
 
 // The HTTP status §5.5 and §10.2 give each code these tests expect.
@@ -131,13 +125,13 @@ std::string case_header(const nlohmann::json& c) {
 TEST_P(SegmentDownload, R12_EitherDigestOfIdenticalBytesDownloadsButNotTheirUnion) {
   record_spec("§5.5", "R12");
   const Bytes bytes = payload("shared");
-  const std::string id = store().put(published_for(kP1), bytes, kNow).segment_id;
-  store().put(published_for(kP2), bytes, kNow + 1);
+  const std::string id = store().put(published_for(kScopesP1), bytes, kNow).segment_id;
+  store().put(published_for(kScopesP2), bytes, kNow + 1);
 
-  const auto first = download(id, kP1, kNow + 2);
+  const auto first = download(id, kScopesP1, kNow + 2);
   ASSERT_NO_FATAL_FAILURE(expect_served(first, bytes));
   EXPECT_EQ(first.record->scope_digests, std::vector<std::string>{kDigestP1});
-  const auto second = download(id, kP2, kNow + 2);
+  const auto second = download(id, kScopesP2, kNow + 2);
   ASSERT_NO_FATAL_FAILURE(expect_served(second, bytes));
   EXPECT_EQ(second.record->scope_digests, std::vector<std::string>{kDigestP2});
 
@@ -155,65 +149,65 @@ TEST_P(SegmentDownload, R12_EitherDigestOfIdenticalBytesDownloadsButNotTheirUnio
                  error_code::forbidden, DownloadStep::scope_digest_mismatch);
 
   // And the empty-payload variant on tasks.
-  const std::string empty = store().put(published_for(kP1), Bytes{}, kNow).segment_id;
-  store().put(published_for(kP2), Bytes{}, kNow + 1);
-  expect_served(download(empty, kP1, kNow + 2), Bytes{});
-  expect_served(download(empty, kP2, kNow + 2), Bytes{});
+  const std::string empty = store().put(published_for(kScopesP1), Bytes{}, kNow).segment_id;
+  store().put(published_for(kScopesP2), Bytes{}, kNow + 1);
+  expect_served(download(empty, kScopesP1, kNow + 2), Bytes{});
+  expect_served(download(empty, kScopesP2, kNow + 2), Bytes{});
   expect_refused(download(empty, {{"project_id", {"p1", "p2"}}}, kNow + 2),
                  error_code::forbidden, DownloadStep::scope_digest_mismatch);
 }
 
 TEST_P(SegmentDownload, R18_IdenticalSegmentsFromTwoPartitionsEachDownloadInTheirOwn) {
   record_spec("§5.5", "R18");
-  SegmentMetadata in_p1 = published_for(kP1);
+  SegmentMetadata in_p1 = published_for(kScopesP1);
   in_p1.partition = "p1";
-  SegmentMetadata in_p2 = published_for(kP2);
+  SegmentMetadata in_p2 = published_for(kScopesP2);
   in_p2.partition = "p2";
   const std::string id = store().put(in_p1, Bytes{}, kNow).segment_id;
   store().put(in_p2, Bytes{}, kNow + 1);
 
-  const auto from_p1 = download(id, kP1, kNow + 2, Caller{"p1"});
+  const auto from_p1 = download(id, kScopesP1, kNow + 2, Caller{"p1"});
   ASSERT_NO_FATAL_FAILURE(expect_served(from_p1, Bytes{}));
   EXPECT_EQ(from_p1.record->metadata.partition, "p1");
-  const auto from_p2 = download(id, kP2, kNow + 2, Caller{"p2"});
+  const auto from_p2 = download(id, kScopesP2, kNow + 2, Caller{"p2"});
   ASSERT_NO_FATAL_FAILURE(expect_served(from_p2, Bytes{}));
   EXPECT_EQ(from_p2.record->metadata.partition, "p2");
 
   // p1 presenting p2's scopes: p1 has an in-epoch publication, so forbidden.
-  expect_refused(download(id, kP2, kNow + 2, Caller{"p1"}), error_code::forbidden,
+  expect_refused(download(id, kScopesP2, kNow + 2, Caller{"p1"}), error_code::forbidden,
                  DownloadStep::scope_digest_mismatch);
   // A segment with no publication in p1 at all is unknown to p1.
-  SegmentMetadata only_p2 = published_for(kP2);
+  SegmentMetadata only_p2 = published_for(kScopesP2);
   only_p2.partition = "p2";
   const std::string foreign = store().put(only_p2, payload("p2 only"), kNow).segment_id;
-  expect_refused(download(foreign, kP2, kNow + 2, Caller{"p1"}), error_code::not_found,
+  expect_refused(download(foreign, kScopesP2, kNow + 2, Caller{"p1"}), error_code::not_found,
                  DownloadStep::not_in_context);
 }
 
 TEST_P(SegmentDownload, R19_DescriptorFromARotatedEpochIsNotFound) {
   record_spec("§2.1", "R19");
   const Bytes bytes = payload("epoch");
-  const std::string id = store().put(published_for(kP1), bytes, kNow).segment_id;
+  const std::string id = store().put(published_for(kScopesP1), bytes, kNow).segment_id;
   const Caller rotated{"p", "epoch-2"};
-  expect_refused(download(id, kP1, kNow + 1, rotated), error_code::not_found,
+  expect_refused(download(id, kScopesP1, kNow + 1, rotated), error_code::not_found,
                  DownloadStep::not_in_context);
 
-  SegmentMetadata republished = published_for(kP1);
+  SegmentMetadata republished = published_for(kScopesP1);
   republished.log_epoch = "epoch-2";
   store().put(republished, bytes, kNow + 2);
-  const auto after = download(id, kP1, kNow + 3, rotated);
+  const auto after = download(id, kScopesP1, kNow + 3, rotated);
   ASSERT_NO_FATAL_FAILURE(expect_served(after, bytes));
   EXPECT_EQ(after.record->metadata.log_epoch, "epoch-2");
   // The old epoch's publication is still stored but only downloads in its epoch.
-  expect_served(download(id, kP1, kNow + 3), bytes);
+  expect_served(download(id, kScopesP1, kNow + 3), bytes);
 }
 
 TEST_P(SegmentDownload, R21_NewerPublicationForAnotherTableDoesNotHideTheValidOne) {
   record_spec("§5.5", "R21");
   const Bytes bytes = payload("two tables");
-  const std::string id = store().put(published_for(kP1, "tasks"), bytes, kNow).segment_id;
-  store().put(published_for(kP1, "docs"), bytes, kNow + 1);  // docs lacks project_id
-  const auto outcome = download(id, kP1, kNow + 2);
+  const std::string id = store().put(published_for(kScopesP1, "tasks"), bytes, kNow).segment_id;
+  store().put(published_for(kScopesP1, "docs"), bytes, kNow + 1);  // docs lacks project_id
+  const auto outcome = download(id, kScopesP1, kNow + 2);
   ASSERT_NO_FATAL_FAILURE(expect_served(outcome, bytes));
   EXPECT_EQ(outcome.record->metadata.table, "tasks");
 }
@@ -221,49 +215,49 @@ TEST_P(SegmentDownload, R21_NewerPublicationForAnotherTableDoesNotHideTheValidOn
 TEST_P(SegmentDownload, R24_PrunedDigestIsForbiddenNotExpired) {
   record_spec("§5.1", "R24");
   const Bytes bytes = payload("pruned");
-  const std::string id = store().put(published_for(kP1), bytes, kNow).segment_id;
-  store().put(published_for(kP2), bytes, kNow + kTtl + 1);  // prunes p1's publication
+  const std::string id = store().put(published_for(kScopesP1), bytes, kNow).segment_id;
+  store().put(published_for(kScopesP2), bytes, kNow + kTtl + 1);  // prunes p1's publication
   const auto record = require_found(store().get(id), "get(id)").record;
   ASSERT_EQ(record.publications.size(), 1u);
   EXPECT_EQ(record.scope_digests, std::vector<std::string>{kDigestP2});
 
   // Design-notes Q1, pinned: the grant is forgotten, so this is a digest
   // mismatch (checkPermissions), not sync.segment_expired (retryLater).
-  const auto outcome = download(id, kP1, kNow + kTtl + 2);
+  const auto outcome = download(id, kScopesP1, kNow + kTtl + 2);
   ASSERT_NO_FATAL_FAILURE(
       expect_refused(outcome, error_code::forbidden, DownloadStep::scope_digest_mismatch));
   EXPECT_FALSE(outcome.error->entry.retryable);
-  expect_served(download(id, kP2, kNow + kTtl + 2), bytes);
+  expect_served(download(id, kScopesP2, kNow + kTtl + 2), bytes);
 }
 
 TEST_P(SegmentDownload, R28_DownloadPastTheTtlIsRetryableSegmentExpired) {
   record_spec("§5.5", "R28");
-  const std::string id = store().put(published_for(kP1), payload("ttl"), kNow).segment_id;
-  expect_served(download(id, kP1, kNow + kTtl - 1), payload("ttl"));
-  const auto outcome = download(id, kP1, kNow + kTtl);  // expiresAt <= now is expired
+  const std::string id = store().put(published_for(kScopesP1), payload("ttl"), kNow).segment_id;
+  expect_served(download(id, kScopesP1, kNow + kTtl - 1), payload("ttl"));
+  const auto outcome = download(id, kScopesP1, kNow + kTtl);  // expiresAt <= now is expired
   ASSERT_NO_FATAL_FAILURE(
       expect_refused(outcome, error_code::segment_expired, DownloadStep::expired));
   EXPECT_TRUE(outcome.error->entry.retryable);
   EXPECT_EQ(outcome.http_status, 404);
-  expect_refused(download(id, kP1, kNow + 25 * kHour), error_code::segment_expired,
+  expect_refused(download(id, kScopesP1, kNow + 25 * kHour), error_code::segment_expired,
                  DownloadStep::expired);
 }
 
 TEST_P(SegmentDownload, R29_ExpiredPinDoesNotShadowALiveOne) {
   record_spec("§5.1", "R29");
   const Bytes bytes = payload("pins");
-  const std::string id = store().put(with_pin(published_for(kP1), 1), bytes, kNow).segment_id;
-  store().put(with_pin(published_for(kP1), 2), bytes, kNow + kHour);
+  const std::string id = store().put(with_pin(published_for(kScopesP1), 1), bytes, kNow).segment_id;
+  store().put(with_pin(published_for(kScopesP1), 2), bytes, kNow + kHour);
 
   const std::int64_t after_a1 = kNow + kTtl + 1;
-  const auto live_a2 = download(id, kP1, after_a1);
+  const auto live_a2 = download(id, kScopesP1, after_a1);
   ASSERT_NO_FATAL_FAILURE(expect_served(live_a2, bytes));
   EXPECT_EQ(live_a2.record->metadata.as_of_commit_seq, 2);
 
   // Two live qualifying grants: SPEC §5.5 names no winner, so either answers
   // (the reference's choice, the newest, is ORD-2).
-  store().put(with_pin(published_for(kP1), 3), bytes, after_a1);
-  const auto either = download(id, kP1, after_a1 + 1);
+  store().put(with_pin(published_for(kScopesP1), 3), bytes, after_a1);
+  const auto either = download(id, kScopesP1, after_a1 + 1);
   ASSERT_NO_FATAL_FAILURE(expect_served(either, bytes));
   EXPECT_THAT(either.record->metadata.as_of_commit_seq, ::testing::AnyOf(2, 3));
 }
@@ -273,9 +267,9 @@ TEST_P(SegmentDownload, R29_ExpiredPinDoesNotShadowALiveOne) {
 TEST_P(SegmentDownload, ORD_2_TheNewestQualifyingPublicationAnswers) {
   record_spec("§5.5", "ORD-2");
   const Bytes bytes = payload("pins");
-  const std::string id = store().put(with_pin(published_for(kP1), 2), bytes, kNow).segment_id;
-  store().put(with_pin(published_for(kP1), 3), bytes, kNow + 1);
-  const auto newest = download(id, kP1, kNow + 2);
+  const std::string id = store().put(with_pin(published_for(kScopesP1), 2), bytes, kNow).segment_id;
+  store().put(with_pin(published_for(kScopesP1), 3), bytes, kNow + 1);
+  const auto newest = download(id, kScopesP1, kNow + 2);
   ASSERT_NO_FATAL_FAILURE(expect_served(newest, bytes));
   EXPECT_EQ(newest.record->metadata.as_of_commit_seq, 3);
 }
@@ -283,11 +277,12 @@ TEST_P(SegmentDownload, ORD_2_TheNewestQualifyingPublicationAnswers) {
 TEST_P(SegmentDownload, R30_AnotherDigestsLivePublicationDoesNotRescueAnExpiredOne) {
   record_spec("§5.5", "R30");
   const Bytes bytes = payload("rescue");
-  const std::string id = store().put(published_for(kP1), bytes, kNow).segment_id;
-  store().put(published_for(kP2), bytes, kNow + kHour);
+  const std::string id = store().put(published_for(kScopesP1), bytes, kNow).segment_id;
+  store().put(published_for(kScopesP2), bytes, kNow + kHour);
   const std::int64_t later = kNow + kTtl + 1;  // no put in between: nothing pruned
-  expect_refused(download(id, kP1, later), error_code::segment_expired, DownloadStep::expired);
-  expect_served(download(id, kP2, later), bytes);
+  expect_refused(download(id, kScopesP1, later), error_code::segment_expired,
+                 DownloadStep::expired);
+  expect_served(download(id, kScopesP2, later), bytes);
 }
 
 TEST_P(SegmentDownload, UPG_R38_LegacyRowDownloadsUntilItExpires) {
@@ -296,27 +291,27 @@ TEST_P(SegmentDownload, UPG_R38_LegacyRowDownloadsUntilItExpires) {
   if (backend() == Backend::postgres) {
     GTEST_SKIP() << "0.21 had no PostgreSQL segment store (design notes §2.5): no legacy rows";
   }
-  // Row R of the 0.21 fixture (bytes 01 02 03), published for kP1's digest.
+  // Row R of the 0.21 fixture (bytes 01 02 03), published for kScopesP1's digest.
   const std::string id = "sha256:039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81";
   database().exec(read_fixture("segments-0.21/normal.sql"));
   database().exec("UPDATE sync_segments SET scope_digest = '" + kDigestP1 +
                   "', log_epoch = 'e' WHERE segment_id = '" + id + "'");
 
   const Caller legacy_epoch{"p", "e"};
-  const auto outcome = download(id, kP1, kNow + 1, legacy_epoch);
+  const auto outcome = download(id, kScopesP1, kNow + 1, legacy_epoch);
   ASSERT_NO_FATAL_FAILURE(expect_served(outcome, Bytes{1, 2, 3}));
   EXPECT_EQ(outcome.record->metadata.as_of_commit_seq, 42);
   EXPECT_EQ(outcome.record->expires_at_ms, kNow + kTtl);
-  expect_refused(download(id, kP1, kNow + kTtl, legacy_epoch), error_code::segment_expired,
+  expect_refused(download(id, kScopesP1, kNow + kTtl, legacy_epoch), error_code::segment_expired,
                  DownloadStep::expired);
 }
 
 TEST_P(SegmentDownload, DL_R1_SuccessCarriesTheSpecHeadersAndTheNarrowedRecord) {
   record_spec("§5.5", "DL-R1");
   const Bytes bytes = payload("headers");
-  const SegmentRecord put = store().put(published_for(kP1), bytes, kNow);
-  store().put(published_for(kP2), bytes, kNow + 1);
-  const auto outcome = download(put.segment_id, kP1, kNow + 2);
+  const SegmentRecord put = store().put(published_for(kScopesP1), bytes, kNow);
+  store().put(published_for(kScopesP2), bytes, kNow + 1);
+  const auto outcome = download(put.segment_id, kScopesP1, kNow + 2);
   ASSERT_NO_FATAL_FAILURE(expect_served(outcome, bytes));
   EXPECT_EQ(outcome.headers,
             (std::vector<HttpHeader>{
@@ -325,15 +320,15 @@ TEST_P(SegmentDownload, DL_R1_SuccessCarriesTheSpecHeadersAndTheNarrowedRecord) 
                 {"Cache-Control", "private, max-age=0"},
                 {"Vary", "Authorization, X-Syncular-Scopes, Accept-Encoding"}}));
   EXPECT_EQ(outcome.record->segment_id, put.segment_id);
-  EXPECT_EQ(outcome.record->metadata, published_for(kP1));
+  EXPECT_EQ(outcome.record->metadata, published_for(kScopesP1));
   EXPECT_EQ(outcome.record->publications,
-            std::vector<SegmentPublication>{fresh_publication(published_for(kP1), 7, kNow)});
+            std::vector<SegmentPublication>{fresh_publication(published_for(kScopesP1), 7, kNow)});
   EXPECT_EQ(outcome.effective_digest, kDigestP1);
 }
 
 TEST_P(SegmentDownload, DL_R2_NotFoundComesBeforeAnyScopeOrHeaderCheck) {
   record_spec("§5.5", "DL-R2");
-  SegmentMetadata elsewhere = published_for(kP1);
+  SegmentMetadata elsewhere = published_for(kScopesP1);
   elsewhere.partition = "other";
   const std::string id = store().put(elsewhere, payload("elsewhere"), kNow).segment_id;
   // A broken header, a throwing resolver and an expired publication all lose
@@ -343,13 +338,13 @@ TEST_P(SegmentDownload, DL_R2_NotFoundComesBeforeAnyScopeOrHeaderCheck) {
   });
   expect_refused(download_with(throwing, id, "not json", kNow + 10 * kTtl), error_code::not_found,
                  DownloadStep::not_in_context);
-  const auto elsewhere_refused = download(id, kP1, kNow + 1);
-  const auto unknown_refused = download("sha256:" + std::string(64, '0'), kP1, kNow + 1);
+  const auto elsewhere_refused = download(id, kScopesP1, kNow + 1);
+  const auto unknown_refused = download("sha256:" + std::string(64, '0'), kScopesP1, kNow + 1);
   ASSERT_TRUE(elsewhere_refused.error);
   ASSERT_TRUE(unknown_refused.error);
   EXPECT_EQ(elsewhere_refused.error->message, unknown_refused.error->message);
   // Unknown and malformed ids.
-  expect_refused(download("sha256:" + std::string(64, '0'), kP1, kNow), error_code::not_found,
+  expect_refused(download("sha256:" + std::string(64, '0'), kScopesP1, kNow), error_code::not_found,
                  DownloadStep::unknown_segment);
   for (const auto& c : read_case_table("cases/download/dl_r2_malformed_ids.json")) {
     SCOPED_TRACE(c.at("name").get<std::string>());
@@ -362,7 +357,7 @@ TEST_P(SegmentDownload, DL_R2_NotFoundComesBeforeAnyScopeOrHeaderCheck) {
 
 TEST_P(SegmentDownload, DL_R3_MalformedScopesHeaderIsInvalidRequest) {
   record_spec("§5.5", "DL-R3");
-  const std::string id = store().put(published_for(kP1), payload("header"), kNow).segment_id;
+  const std::string id = store().put(published_for(kScopesP1), payload("header"), kNow).segment_id;
   for (const auto& c : read_case_table("cases/download/dl_r3_malformed_scopes_headers.json")) {
     SCOPED_TRACE(c.at("name").get<std::string>());
     expect_refused(download_header(id, case_header(c), kNow + 1), error_code::invalid_request,
@@ -386,8 +381,9 @@ TEST_P(SegmentDownload, DL_R3_MalformedScopesHeaderIsInvalidRequest) {
 
 TEST_P(SegmentDownload, DL_R4_ResolverFailureOutageOrRevocationIsForbidden) {
   record_spec("§5.5", "DL-R4");
-  const std::string id = store().put(published_for(kP1), payload("resolver"), kNow).segment_id;
-  const std::string header = scopes_header(kP1);
+  const std::string id =
+      store().put(published_for(kScopesP1), payload("resolver"), kNow).segment_id;
+  const std::string header = scopes_header(kScopesP1);
 
   int calls = 0;
   CallbackScopeResolver throwing([&](const std::string& actor) -> std::optional<ScopeMap> {
@@ -406,7 +402,7 @@ TEST_P(SegmentDownload, DL_R4_ResolverFailureOutageOrRevocationIsForbidden) {
   for (const auto& c : read_case_table("cases/download/dl_r4_revoking_grants.json")) {
     SCOPED_TRACE(c.at("name").get<std::string>());
     const auto allowed = c.at("allowed").get<ScopeMap>();
-    const auto outcome = download(id, kP1, kNow + 1, Caller{"p", "epoch-1", allowed});
+    const auto outcome = download(id, kScopesP1, kNow + 1, Caller{"p", "epoch-1", allowed});
     expect_refused(outcome, error_code::forbidden, DownloadStep::scopes_not_held);
     ASSERT_TRUE(outcome.effective);
     EXPECT_EQ(outcome.effective->status, ScopeStatus::revoked);
@@ -415,15 +411,15 @@ TEST_P(SegmentDownload, DL_R4_ResolverFailureOutageOrRevocationIsForbidden) {
   expect_refused(download_header(id, "{}", kNow + 1), error_code::forbidden,
                  DownloadStep::scopes_not_held);
   // Wildcard allowed values pass the requested ones through.
-  expect_served(download(id, kP1, kNow + 1, Caller{"p", "epoch-1", {{"project_id", {"*"}}}}),
+  expect_served(download(id, kScopesP1, kNow + 1, Caller{"p", "epoch-1", {{"project_id", {"*"}}}}),
                 payload("resolver"));
 }
 
 TEST_P(SegmentDownload, DL_R5_PublicationOfATableNoLongerServedIsNotFound) {
   record_spec("§5.5", "DL-R5");
   const std::string id =
-      store().put(published_for(kP1, "retired"), payload("retired"), kNow).segment_id;
-  expect_refused(download(id, kP1, kNow + 1), error_code::not_found,
+      store().put(published_for(kScopesP1, "retired"), payload("retired"), kNow).segment_id;
+  expect_refused(download(id, kScopesP1, kNow + 1), error_code::not_found,
                  DownloadStep::table_not_served);
 }
 
@@ -431,8 +427,8 @@ TEST_P(SegmentDownload, DL_R6_UndeclaredKeyOrWildcardRequestIsInvalidSubscriptio
   record_spec("§5.5", "DL-R6");
   // The resolver allows project_id, but docs does not declare it.
   const std::string docs =
-      store().put(published_for(kP1, "docs"), payload("docs p1"), kNow).segment_id;
-  const auto undeclared = download(docs, kP1, kNow + 1);
+      store().put(published_for(kScopesP1, "docs"), payload("docs p1"), kNow).segment_id;
+  const auto undeclared = download(docs, kScopesP1, kNow + 1);
   ASSERT_NO_FATAL_FAILURE(expect_refused(undeclared, error_code::invalid_subscription,
                                          DownloadStep::undeclared_scope_key));
 
@@ -450,8 +446,8 @@ TEST_P(SegmentDownload, DL_R6_UndeclaredKeyOrWildcardRequestIsInvalidSubscriptio
 TEST_P(SegmentDownload, DL_R6_REF_TheRefusalNamesTheUndeclaredKey) {
   record_spec("§5.5", "DL-R6-REF");
   const std::string docs =
-      store().put(published_for(kP1, "docs"), payload("docs p1"), kNow).segment_id;
-  const auto undeclared = download(docs, kP1, kNow + 1);
+      store().put(published_for(kScopesP1, "docs"), payload("docs p1"), kNow).segment_id;
+  const auto undeclared = download(docs, kScopesP1, kNow + 1);
   ASSERT_NO_FATAL_FAILURE(expect_refused(undeclared, error_code::invalid_subscription,
                                          DownloadStep::undeclared_scope_key));
   EXPECT_THAT(undeclared.error->message, ::testing::HasSubstr("project_id"));
@@ -459,13 +455,13 @@ TEST_P(SegmentDownload, DL_R6_REF_TheRefusalNamesTheUndeclaredKey) {
 
 TEST_P(SegmentDownload, DL_R7_MatchingIfNoneMatchIsNotModifiedOnlyAfterAuthorization) {
   record_spec("§5.5", "DL-R7");
-  const std::string id = store().put(published_for(kP1), payload("etag"), kNow).segment_id;
+  const std::string id = store().put(published_for(kScopesP1), payload("etag"), kNow).segment_id;
   const std::string etag = "\"" + id + "\"";
   for (const auto& c : read_case_table("cases/download/dl_r7_if_none_match.json")) {
     SCOPED_TRACE(c.at("name").get<std::string>());
     const std::string if_none_match =
         fill_placeholders(c.at("if_none_match").get<std::string>(), {{"id", id}, {"etag", etag}});
-    const auto outcome = download(id, kP1, kNow + 1, {}, if_none_match);
+    const auto outcome = download(id, kScopesP1, kNow + 1, {}, if_none_match);
     if (c.at("outcome").get<std::string>() == "served") {
       expect_served(outcome, payload("etag"));
       continue;
@@ -480,17 +476,17 @@ TEST_P(SegmentDownload, DL_R7_MatchingIfNoneMatchIsNotModifiedOnlyAfterAuthoriza
     EXPECT_FALSE(outcome.header("Content-Type"));
   }
   // A cached copy never bypasses re-authorization or expiry.
-  expect_refused(download(id, kP2, kNow + 1, {}, etag), error_code::forbidden,
+  expect_refused(download(id, kScopesP2, kNow + 1, {}, etag), error_code::forbidden,
                  DownloadStep::scope_digest_mismatch);
-  expect_refused(download(id, kP1, kNow + kTtl, {}, etag), error_code::segment_expired,
+  expect_refused(download(id, kScopesP1, kNow + kTtl, {}, etag), error_code::segment_expired,
                  DownloadStep::expired);
 }
 
 TEST_P(SegmentDownload, DL_R8_WrongScopesOnAnExpiredSegmentAreForbidden) {
   record_spec("§5.5", "DL-R8");
   // 0.21 answered segment_expired here; 0.22 checks the digest first.
-  const std::string id = store().put(published_for(kP1), payload("order"), kNow).segment_id;
-  expect_refused(download(id, kP2, kNow + kTtl + 1), error_code::forbidden,
+  const std::string id = store().put(published_for(kScopesP1), payload("order"), kNow).segment_id;
+  expect_refused(download(id, kScopesP2, kNow + kTtl + 1), error_code::forbidden,
                  DownloadStep::scope_digest_mismatch);
   // An undeclared key the resolver does not allow is revoked before any
   // schema check: forbidden, not invalid_subscription.
@@ -501,10 +497,10 @@ TEST_P(SegmentDownload, DL_R8_WrongScopesOnAnExpiredSegmentAreForbidden) {
 TEST_P(SegmentDownload, DL_R10_AnEmptyLogEpochIsNeverInContext) {
   record_spec("§2.1", "DL-R10");
   // Rows from pre-epoch databases carry epoch ''; a live epoch never is.
-  SegmentMetadata pre_epoch = published_for(kP1);
+  SegmentMetadata pre_epoch = published_for(kScopesP1);
   pre_epoch.log_epoch = "";
   const std::string id = store().put(pre_epoch, payload("pre-epoch"), kNow).segment_id;
-  expect_refused(download(id, kP1, kNow + 1, Caller{"p", ""}), error_code::not_found,
+  expect_refused(download(id, kScopesP1, kNow + 1, Caller{"p", ""}), error_code::not_found,
                  DownloadStep::not_in_context);
 }
 

@@ -8,17 +8,18 @@
 namespace ssp::driver_tests {
 namespace {
 
-using Json = nlohmann::json;
+using JsonDocument = nlohmann::json;
 
-Outcome outcome_of(const Json& test) {
+Outcome outcome_of(const JsonDocument& test) {
   // The property is there even when the test caught the DriverError.
   if (test.contains("driver_error")) return Outcome::errored;
-  const Json& failures = test.contains("failures") ? test.at("failures") : Json::array();
+  const JsonDocument& failures =
+      test.contains("failures") ? test.at("failures") : JsonDocument::array();
   if (test.value("result", "") == "SKIPPED" && failures.empty()) {
     return Outcome::skipped;
   }
   if (failures.empty()) return Outcome::passed;
-  for (const Json& failure : failures) {
+  for (const JsonDocument& failure : failures) {
     if (harness::reports_driver_error(failure.value("failure", ""))) return Outcome::errored;
   }
   return Outcome::failed;
@@ -39,14 +40,14 @@ std::string_view outcome_name(Outcome outcome) {
 RunResults parse_run_results(std::string_view json_text) {
   RunResults results;
   try {
-    const Json document = Json::parse(json_text);
-    for (const Json& suite : document.at("testsuites")) {
-      for (const Json& test : suite.at("testsuite")) {
+    const JsonDocument document = JsonDocument::parse(json_text);
+    for (const JsonDocument& suite : document.at("testsuites")) {
+      for (const JsonDocument& test : suite.at("testsuite")) {
         results[test.at("classname").get<std::string>() + "." + test.at("name").get<std::string>()] =
             outcome_of(test);
       }
     }
-  } catch (const Json::exception& error) {
+  } catch (const JsonDocument::exception& error) {
     throw std::runtime_error(std::string("not a GoogleTest JSON result: ") + error.what());
   }
   return results;

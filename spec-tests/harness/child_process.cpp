@@ -7,21 +7,16 @@
 
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <stdexcept>
 
+#include "harness/file_text.hpp"
 #include "harness/scratch_directory.hpp"
 
 extern char** environ;
 
 namespace ssp::harness {
 namespace {
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 std::string name_of(const std::string& assignment) {
   return assignment.substr(0, assignment.find('='));
@@ -86,8 +81,8 @@ ChildRun run_child(const std::string& program, const std::vector<std::string>& a
     if (run.exited) run.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) run.signal = WTERMSIG(status);
   }
-  run.out = read_file(out_path);
-  run.err = read_file(err_path);
+  run.out = file_text_or_empty(out_path);
+  run.err = file_text_or_empty(err_path);
   std::error_code ignored;
   std::filesystem::remove_all(directory, ignored);
   return run;

@@ -14,7 +14,7 @@ namespace {
 
 using wire::Json;
 
-constexpr std::string_view kRun = "command.run";
+constexpr std::string_view kCommandRun = "command.run";
 
 class DriverCommandArea final : public CommandArea {
  public:
@@ -24,7 +24,7 @@ class DriverCommandArea final : public CommandArea {
                            const push::PushActor& actor, const push::CommandRequest& request,
                            const std::optional<wire::DeclaredCommand>& declared, bool authorized,
                            const push::PushOptions& options) override {
-    const std::string method(kRun);
+    const std::string method(kCommandRun);
     DriverHandle* handle = driver_storage_handle(storage);
     if (handle == nullptr) {
       throw HarnessError(method + ": the storage is not one this driver opened");

@@ -17,9 +17,9 @@
 namespace ssp::harness {
 namespace {
 
-constexpr std::string_view kPrefix = "driver error: ";
+constexpr std::string_view kDriverErrorPrefix = "driver error: ";
 
-thread_local bool expected_here = false;
+thread_local bool driver_errors_expected = false;
 
 // An exception of type Error whose what() is the driver's message verbatim,
 // for types whose constructors compose their own text.
@@ -101,20 +101,21 @@ const std::map<std::string_view, Thrower>& throwers() {
 }  // namespace
 
 DriverError::DriverError(const std::string& method, const std::string& problem)
-    : std::runtime_error(std::string(kPrefix) + method + ": " + problem) {
-  if (!expected_here && ::testing::UnitTest::GetInstance()->current_test_info() != nullptr) {
+    : std::runtime_error(std::string(kDriverErrorPrefix) + method + ": " + problem) {
+  if (!driver_errors_expected &&
+      ::testing::UnitTest::GetInstance()->current_test_info() != nullptr) {
     ::testing::Test::RecordProperty("driver_error", what());
   }
 }
 
-DriverErrorsExpected::DriverErrorsExpected() : was_expected_(expected_here) {
-  expected_here = true;
+DriverErrorsExpected::DriverErrorsExpected() : was_expected_(driver_errors_expected) {
+  driver_errors_expected = true;
 }
 
-DriverErrorsExpected::~DriverErrorsExpected() { expected_here = was_expected_; }
+DriverErrorsExpected::~DriverErrorsExpected() { driver_errors_expected = was_expected_; }
 
 bool reports_driver_error(const std::string& message) {
-  return message.find(kPrefix) != std::string::npos;
+  return message.find(kDriverErrorPrefix) != std::string::npos;
 }
 
 void raise_error_answer(const std::string& method, const wire::Json& error) {

@@ -18,10 +18,10 @@ namespace {
 using push::PushHookPoint;
 using wire::Json;
 
-constexpr std::string_view kRun = "push.run";
+constexpr std::string_view kPushRun = "push.run";
 
 [[noreturn]] void violation(const std::string& problem) {
-  throw DriverError(std::string(kRun), "protocol violation: " + problem);
+  throw DriverError(std::string(kPushRun), "protocol violation: " + problem);
 }
 
 // The validator's read over the push's own transaction, in the process
@@ -94,14 +94,14 @@ class DriverPushArea final : public PushArea {
                          "advertise pushHooks, and the test did not skip at its capability gate");
     }
     if (!options.clock) throw InvalidArgument("PushOptions::clock is required");
-    HookTrail trail{std::string(kRun)};
+    HookTrail trail{std::string(kPushRun)};
     const auto on_callback = [&](const std::string& name, const wire::Fields& params) -> Json {
       return callback(name, params, *handle, options, trail);
     };
-    const Json result = handle->call_method(std::string(kRun), run_params(schema, actor, commit, options),
-                                            on_callback);
-    const push::PushAnswer answer =
-        decode_answer(std::string(kRun), [&] { return wire::push_answer_from_json(result, "result"); });
+    const Json result = handle->call_method(
+        std::string(kPushRun), run_params(schema, actor, commit, options), on_callback);
+    const push::PushAnswer answer = decode_answer(
+        std::string(kPushRun), [&] { return wire::push_answer_from_json(result, "result"); });
     if (options.hook) trail.check(answer);
     return answer;
   }
@@ -131,7 +131,7 @@ class DriverPushArea final : public PushArea {
 
   static Json callback(const std::string& name, const wire::Fields& params, DriverHandle& handle,
                        const push::PushOptions& options, HookTrail& trail) {
-    const auto decode = [&](auto&& read) { return decode_answer(std::string(kRun), read); };
+    const auto decode = [&](auto&& read) { return decode_answer(std::string(kPushRun), read); };
     if (name == "hook" && options.hook) {
       const auto point = decode([&] {
         const auto found = wire::push_hook_point_from_name(params.text("point"));

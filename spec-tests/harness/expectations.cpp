@@ -13,9 +13,9 @@
 namespace ssp::harness {
 namespace {
 
-using Json = nlohmann::json;
+using JsonDocument = nlohmann::json;
 
-std::string text_field(const Json& entry, const char* field, bool may_be_empty,
+std::string text_field(const JsonDocument& entry, const char* field, bool may_be_empty,
                        const std::string& where) {
   const auto found = entry.find(field);
   if (found == entry.end() || !found->is_string() ||
@@ -33,11 +33,11 @@ Expectations load_expectations(const std::string& path,
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("expectations file " + path + ": cannot be read");
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  Json document;
+  JsonDocument document;
   try {
     // The rule for JSON from outside: a number like 1e400 threw out_of_range,
     // which no one caught, and the library's text would reach the user.
-    document = parse_json_input<Json>(text);
+    document = parse_json_input<JsonDocument>(text);
   } catch (const JsonSyntaxError& error) {
     throw std::runtime_error("expectations file " + path + ": not JSON: " + error.what());
   }
@@ -48,7 +48,7 @@ Expectations load_expectations(const std::string& path,
   }
   Expectations expectations;
   for (std::size_t i = 0; i < list->size(); ++i) {
-    const Json& entry = (*list)[i];
+    const JsonDocument& entry = (*list)[i];
     const std::string where = "expectations file " + path + ", expectedFailures[" +
                               std::to_string(i) + "]";
     if (!entry.is_object()) throw std::runtime_error(where + ": not an object");

@@ -7,26 +7,27 @@
 namespace ssp::harness {
 namespace {
 
-constexpr std::string_view kPrefix = "harness error: ";
-thread_local bool expected_here = false;
+constexpr std::string_view kHarnessErrorPrefix = "harness error: ";
+thread_local bool harness_errors_expected = false;
 
 }  // namespace
 
 HarnessError::HarnessError(const std::string& problem)
-    : std::logic_error(std::string(kPrefix) + problem) {
-  if (!expected_here && ::testing::UnitTest::GetInstance()->current_test_info() != nullptr) {
+    : std::logic_error(std::string(kHarnessErrorPrefix) + problem) {
+  if (!harness_errors_expected &&
+      ::testing::UnitTest::GetInstance()->current_test_info() != nullptr) {
     ::testing::Test::RecordProperty("harness_error", what());
   }
 }
 
-HarnessErrorsExpected::HarnessErrorsExpected() : was_expected_(expected_here) {
-  expected_here = true;
+HarnessErrorsExpected::HarnessErrorsExpected() : was_expected_(harness_errors_expected) {
+  harness_errors_expected = true;
 }
 
-HarnessErrorsExpected::~HarnessErrorsExpected() { expected_here = was_expected_; }
+HarnessErrorsExpected::~HarnessErrorsExpected() { harness_errors_expected = was_expected_; }
 
 bool reports_harness_error(const std::string& message) {
-  return message.find(kPrefix) != std::string::npos;
+  return message.find(kHarnessErrorPrefix) != std::string::npos;
 }
 
 }  // namespace ssp::harness

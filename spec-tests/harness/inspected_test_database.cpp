@@ -56,6 +56,7 @@ class InspectedTestDatabase final : public TestDatabase {
             [&] { shown = inner_->shows_lock_waits(waiters); });
     return shown;
   }
+  LockWaitEvidence lock_wait_evidence() const override { return inner_->lock_wait_evidence(); }
 
  private:
   // Runs `step`; a failure it throws is read by raise_inspection_failure

@@ -14,15 +14,12 @@
 #include <vector>
 
 #include "harness/storage_fixtures.hpp"
+#include "harness/watchdog.hpp"
 #include "ssp/push/push_result.hpp"
 #include "ssp/storage/commit_log.hpp"
 #include "ssp/storage/push_transaction.hpp"
 
 namespace ssp::harness {
-
-// How long a concurrency test waits for something that must happen before it
-// calls it a hang. A watchdog only: no test orders its steps with it.
-inline constexpr std::chrono::seconds kWatchdog{20};
 
 class PushStorageTest : public StorageTest {
  protected:

@@ -9,11 +9,10 @@
 #include <mutex>
 
 #include "harness/capability_gate.hpp"
+#include "harness/watchdog.hpp"
 #include "ssp/segment_store_options.hpp"
 
 namespace ssp::harness {
-
-inline constexpr std::chrono::seconds kWatchdog{60};
 
 class PutGate {
  public:

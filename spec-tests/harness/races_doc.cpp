@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "harness/file_text.hpp"
+
 namespace ssp::harness {
 namespace {
 
@@ -35,13 +37,6 @@ std::string cell(const RaceOutcome& outcome) {
     text += (text.empty() ? "" : "<br>") + std::string("`") + seen.subject + "` " + seen.answer;
   }
   return text;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return in || in.eof() ? text.str() : std::string();
 }
 
 }  // namespace
@@ -152,7 +147,7 @@ std::optional<std::string> settle_races_doc(const std::vector<Schedule>& schedul
     if (!out) return "cannot write " + path;
     return std::nullopt;
   }
-  if (read_file(path) != page) {
+  if (file_text_or_empty(path) != page) {
     return path + " differs from what this run saw: regenerate it with scripts/races-doc and "
                   "read the difference before committing it";
   }

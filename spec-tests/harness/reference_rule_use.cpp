@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
+
+#include "harness/file_text.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -56,13 +57,6 @@ const std::set<std::string> kReferenceNamespaces = {"ssp", "storage", "push"};
 bool is_candidate_side(const std::string& name) {
   return name.starts_with("reference_") || name.starts_with("wrong_candidates") ||
          name.starts_with("driver_") || name == "candidate_selection.cpp";
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
 }
 
 bool is_identifier_char(char c) {
@@ -155,7 +149,7 @@ ReferenceRules reference_rules(const std::string& include_root) {
   for (const auto& entry : fs::recursive_directory_iterator(include_root)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".hpp") continue;
     const std::string header = fs::relative(entry.path(), include_root).generic_string();
-    for (const std::string& line : lines_of(code_only(read_file(entry.path())))) {
+    for (const std::string& line : lines_of(code_only(file_text_or_empty(entry.path())))) {
       std::smatch match;
       if (!std::regex_search(line, match, kDeclaration)) continue;
       const std::string name = match[1];
@@ -245,7 +239,7 @@ std::vector<std::string> stale_accepted_uses(const std::string& root, const Refe
   std::vector<std::string> stale;
   for (const AcceptedUse& use : accepted) {
     const fs::path path = fs::path(root) / use.file;
-    const std::string text = fs::exists(path) ? read_file(path) : std::string();
+    const std::string text = file_text_or_empty(path);
     // The entry matters if the file without it reports `what`.
     const auto without = reference_rule_uses(use.file, text, rules);
     const bool matches = std::any_of(without.begin(), without.end(), [&](const std::string& p) {

@@ -104,6 +104,7 @@ class Play {
   void problem(const std::string& text) { played_->problems.push_back(text); }
 
   bool play(const PermutationStep& step) {
+    if (!none_answered_early()) return false;
     PlayedSession& session = session_of(step.step);
     // A session plays one step at a time: one that waits is answered first.
     for (const auto& waiting : std::vector(waiting_)) {
@@ -111,9 +112,23 @@ class Play {
     }
     const ScheduleStep& declared = schedule_.step(step.step);
     played_->transcript.push_back("step " + step.step + ": " + declared.text());
+    const int waiters = static_cast<int>(waiting_.size()) + 1;
+    // SQLite shows only a held write lock: a step can wait only if another
+    // session holds it before the step starts.
+    const bool lock_held_before =
+        step.waits_for &&
+        stage_.database.lock_wait_evidence() == TestDatabase::LockWaitEvidence::held_write_lock &&
+        stage_.database.shows_lock_waits(waiters);
     session.start(declared);
     if (!step.waits_for) return await(step.step);
-    const int waiters = static_cast<int>(waiting_.size()) + 1;
+    if (stage_.database.lock_wait_evidence() == TestDatabase::LockWaitEvidence::held_write_lock &&
+        !lock_held_before) {
+      if (!await(step.step)) return false;
+      problem(step.step + " was to wait for a lock until " + *step.waits_for +
+              " answered, but answered at once (no session held the write lock): " +
+              answers_.at(step.step).text + describe(answers_.at(step.step)));
+      return false;
+    }
     const bool held = eventually(
         [&] { return session.answer().has_value() || stage_.database.shows_lock_waits(waiters); },
         stage_.watchdog);
@@ -130,6 +145,37 @@ class Play {
     played_->transcript.push_back("step " + step.step + ": waiting");
     waiting_.push_back(step);
     return true;
+  }
+
+  // A waiting step answers only after the step it waits for: one that has
+  // answered before is a step that never waited (SQLite cannot show waiting
+  // directly, so this is where a step that did not wait is caught there).
+  // Steps that wait for each other (a deadlock) may answer in either order.
+  bool none_answered_early() {
+    for (const auto& waiting : waiting_) {
+      const std::string& release = *waiting.waits_for;
+      if (answers_.count(release) != 0 || waits_on(release, waiting.step)) continue;
+      if (const auto early = session_of(waiting.step).answer()) {
+        record(waiting.step, *early);
+        problem(waiting.step + " was to wait for a lock until " + *waiting.waits_for +
+                " answered, but answered before it: " + early->text + describe(*early));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Whether `step` waits, directly or through other waiting steps, for `other`.
+  bool waits_on(const std::string& step, const std::string& other) const {
+    std::set<std::string> seen;
+    for (std::string at = step; seen.insert(at).second;) {
+      const auto waiting = std::find_if(waiting_.begin(), waiting_.end(),
+                                        [&](const PermutationStep& w) { return w.step == at; });
+      if (waiting == waiting_.end()) return false;
+      if (*waiting->waits_for == other) return true;
+      at = *waiting->waits_for;
+    }
+    return false;
   }
 
   // Every waiting step whose release has answered must answer now.

@@ -23,6 +23,11 @@ SegmentMetadata with_digest(SegmentMetadata metadata, const std::string& digest)
   return metadata;
 }
 
+SegmentMetadata with_pin(SegmentMetadata metadata, std::int64_t pin) {
+  metadata.as_of_commit_seq = pin;
+  return metadata;
+}
+
 Bytes payload(const std::string& text) { return Bytes(text.begin(), text.end()); }
 
 SegmentPublication fresh_publication(const SegmentMetadata& metadata, std::int64_t byte_length,

@@ -26,6 +26,8 @@ inline constexpr std::int64_t kHour = 3'600'000;
 SegmentMetadata base_metadata();
 // M with another scope digest (the most common variation).
 SegmentMetadata with_digest(SegmentMetadata metadata, const std::string& digest);
+// M with another pin (asOfCommitSeq).
+SegmentMetadata with_pin(SegmentMetadata metadata, std::int64_t pin);
 // A small distinct payload per name.
 Bytes payload(const std::string& text);
 

@@ -1,8 +1,5 @@
 #include "harness/storage_fixtures.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include "harness/backend_gate.hpp"
 #include "harness/require_found.hpp"
 
@@ -114,14 +111,6 @@ std::optional<storage::SchemaRefusal> refusal_of(const std::function<void()>& ac
     return refusal;
   }
   return std::nullopt;
-}
-
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 void StorageTest::SetUp() {

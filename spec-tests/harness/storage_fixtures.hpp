@@ -12,6 +12,7 @@
 
 #include "harness/candidate.hpp"
 #include "harness/capability_gate.hpp"
+#include "harness/file_text.hpp"
 #include "harness/spec.hpp"
 #include "harness/test_database.hpp"
 #include "ssp/storage/row_codec.hpp"
@@ -60,9 +61,6 @@ std::optional<storage::SchemaRefusal> refusal_of(const std::function<void()>& ac
 // The marker row of `db` as "version|layouts", or "" when the row or the
 // table is absent.
 std::string marker_text(TestDatabase& db);
-
-// The text of a file (fixtures, schemas). Throws when it cannot be read.
-std::string read_text_file(const std::string& path);
 
 // Parameterized over sqlite and postgres. SetUp skips (or, with
 // SSP_REQUIRE_PG=1, fails) when the backend is unavailable, skips when the

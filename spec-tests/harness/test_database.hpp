@@ -87,6 +87,12 @@ class TestDatabase {
   // write lock, seen by a probe that takes it without waiting, whatever
   // `waiters`.
   virtual bool shows_lock_waits(int waiters) = 0;
+
+  // What shows_lock_waits can see here: waiting connections, counted
+  // (PostgreSQL), or only that some connection holds the write lock (SQLite),
+  // which is true before a step starts to wait as much as after.
+  enum class LockWaitEvidence { waiting_connections, held_write_lock };
+  virtual LockWaitEvidence lock_wait_evidence() const = 0;
 };
 
 // Why `backend` cannot run here, or nothing when it can. PostgreSQL needs

@@ -7,6 +7,7 @@
 #include "harness/case_table.hpp"
 #include "harness/edge_json_cases.hpp"
 #include "harness/spec.hpp"
+#include "json_refusal.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/json_input.hpp"
 #include "ssp/json_safe_integer.hpp"
@@ -19,17 +20,6 @@ namespace ssp::harness {
 namespace {
 
 using ::testing::HasSubstr;
-
-// Why `text` is refused, or "(accepted)".
-template <typename Json>
-std::string refusal_of(std::string_view text) {
-  try {
-    parse_json_input<Json>(text);
-  } catch (const JsonSyntaxError& error) {
-    return error.what();
-  }
-  return "(accepted)";
-}
 
 // A message fit for a user: no library text, short, printable ASCII.
 void expect_plain(const std::string& message) {

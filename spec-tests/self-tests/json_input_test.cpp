@@ -2,10 +2,12 @@
 // (U+FEFF), which nlohmann::json would skip, is refused as upstream's
 // JSON.parse refuses it (JSON-1), and its stored-scopes reader applies it
 // (SJ-2). What a candidate refuses is asked in spec-tests/json_input_test.cpp.
+#include "ssp/json_input.hpp"
+
 #include <gmock/gmock.h>
 
 #include "harness/spec.hpp"
-#include "ssp/json_input.hpp"
+#include "json_refusal.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "ssp/storage/stored_scopes.hpp"
 
@@ -14,17 +16,6 @@ namespace {
 
 // U+FEFF in UTF-8, spelled out rather than taken from the code under test.
 const std::string kBom = "\xEF\xBB\xBF";
-
-// Why `text` is refused, or "(accepted)".
-template <typename Json>
-std::string refusal_of(const std::string& text) {
-  try {
-    parse_json_input<Json>(text);
-  } catch (const JsonSyntaxError& error) {
-    return error.what();
-  }
-  return "(accepted)";
-}
 
 TEST(JsonInputRule, JSON_1_ALeadingByteOrderMarkIsRefusedAsJsonParseRefusesIt) {
   record_spec("Conventions", "JSON-1");

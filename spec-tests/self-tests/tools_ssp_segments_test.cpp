@@ -11,6 +11,7 @@
 
 #include "harness/child_process.hpp"
 #include "harness/edge_json_cases.hpp"
+#include "harness/file_text.hpp"
 #include "harness/fixture_files.hpp"
 #include "harness/require_found.hpp"
 #include "harness/segment_fixtures.hpp"
@@ -57,11 +58,6 @@ struct ToolRun {
     }
   }
 };
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // Runs the built ssp-segments with `args` (no shell).
 ToolRun run_tool(const std::vector<std::string>& args) {
@@ -143,7 +139,7 @@ class SspSegmentsTool : public SegmentStoreTest {
       };
       database().exec("PRAGMA wal_checkpoint(TRUNCATE)");
       const std::string path = database().location().sqlite_path;
-      return digest(read_file(path)) + " wal " + digest(read_file(path + "-wal"));
+      return digest(file_text_or_empty(path)) + " wal " + digest(file_text_or_empty(path + "-wal"));
     }
     const std::vector<std::string> relations = database().query_column(
         "SELECT relname FROM pg_class WHERE relnamespace = current_schema()::regnamespace "

@@ -24,15 +24,15 @@ namespace {
 
 using ::testing::Contains;
 using ::testing::HasSubstr;
-using Json = nlohmann::json;
+using JsonDocument = nlohmann::json;
 
 const std::string kFixtures = SSP_SOURCE_DIR "/fixtures/storage";
 
-// Kept non-const where `output` is indexed: operator[] on a const Json with a
+// Kept non-const where `output` is indexed: operator[] on a const JsonDocument with a
 // missing key is undefined behaviour (an assertion), not a failure.
-struct ToolRun {
+struct StorageToolRun {
   int exit_code = -1;
-  Json output;
+  JsonDocument output;
 };
 
 std::string shell_quoted(const std::string& arg) {
@@ -42,7 +42,7 @@ std::string shell_quoted(const std::string& arg) {
 }
 
 // The exit code and stdout of the tool run with `args`.
-std::pair<int, std::string> run_tool_text(const std::vector<std::string>& args) {
+std::pair<int, std::string> run_storage_tool_text(const std::vector<std::string>& args) {
   std::string command = shell_quoted(SSP_STORAGE_TOOL);
   for (const auto& arg : args) command += " " + shell_quoted(arg);
   command += " 2>/dev/null";
@@ -55,11 +55,11 @@ std::pair<int, std::string> run_tool_text(const std::vector<std::string>& args) 
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
 }
 
-ToolRun run_tool(const std::vector<std::string>& args) {
-  const auto [exit_code, text] = run_tool_text(args);
-  ToolRun run;
+StorageToolRun run_storage_tool(const std::vector<std::string>& args) {
+  const auto [exit_code, text] = run_storage_tool_text(args);
+  StorageToolRun run;
   run.exit_code = exit_code;
-  run.output = Json::parse(text);
+  run.output = JsonDocument::parse(text);
   return run;
 }
 
@@ -91,10 +91,10 @@ class StorageTool : public StorageTest {
     return {"--pg", location.pg_dsn, "--pg-schema", location.pg_schema};
   }
 
-  ToolRun tool(const std::string& command, const std::string& schema_path) {
+  StorageToolRun tool(const std::string& command, const std::string& schema_path) {
     std::vector<std::string> args = {command, "--schema", schema_path};
     for (const auto& arg : target()) args.push_back(arg);
-    return run_tool(args);
+    return run_storage_tool(args);
   }
 
   std::filesystem::path directory_;
@@ -146,7 +146,7 @@ TEST_P(StorageTool, TOOL_1_CheckGivesTheVerdictAndReasonOnEveryFixture) {
       args.insert(args.end(),
                   {"--pg", db->location().pg_dsn, "--pg-schema", db->location().pg_schema});
     }
-    ToolRun run = run_tool(args);
+    StorageToolRun run = run_storage_tool(args);
     EXPECT_EQ(run.exit_code, expected.exit_code) << run.output.dump();
     EXPECT_EQ(run.output["servable"], expected.exit_code == 0);
     if (expected.exit_code == 0) {
@@ -163,7 +163,7 @@ TEST_P(StorageTool, TOOL_1_CheckGivesTheVerdictAndReasonOnEveryFixture) {
   }
   // The 0.20 bump says what it would add.
   load_fixture(kFixtures, "v0_20");
-  ToolRun upgrade = tool("check", v4);
+  StorageToolRun upgrade = tool("check", v4);
   EXPECT_THAT(upgrade.output["statements"].dump(),
               HasSubstr("ADD COLUMN \\\"_sync_column_versions\\\""));
   EXPECT_EQ(tool("check", v2).output["message"],
@@ -175,19 +175,19 @@ TEST_P(StorageTool, TOOL_2_MigrateAppliesAndAfterwardsCheckVerifies) {
   record_spec("§2.4", "TOOL-2");
   load_fixture(kFixtures, "v0_20");
   const std::string v4 = schema_file(bump(example_schema(), 4), "v4");
-  ToolRun migrated = tool("migrate", v4);
+  StorageToolRun migrated = tool("migrate", v4);
   EXPECT_EQ(migrated.exit_code, 0) << migrated.output.dump();
   EXPECT_EQ(migrated.output["action"], "migrated");
   EXPECT_EQ(marker().substr(0, 2), "4|");
   EXPECT_THAT(database().column_names("notes"), Contains("_sync_column_versions"));
   const std::string after = dump();
-  ToolRun checked = tool("check", v4);
+  StorageToolRun checked = tool("check", v4);
   EXPECT_EQ(checked.exit_code, 0);
   EXPECT_EQ(checked.output["action"], "verified");
-  EXPECT_EQ(checked.output["statements"], Json::array());
+  EXPECT_EQ(checked.output["statements"], JsonDocument::array());
   EXPECT_EQ(dump(), after);
   // migrate refuses what check refuses, and changes nothing either.
-  ToolRun refused = tool("migrate", schema_file(bump(example_schema(), 3), "v3"));
+  StorageToolRun refused = tool("migrate", schema_file(bump(example_schema(), 3), "v3"));
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_EQ(refused.output["reason"], "stored_newer");
   EXPECT_EQ(dump(), after);
@@ -196,37 +196,38 @@ TEST_P(StorageTool, TOOL_2_MigrateAppliesAndAfterwardsCheckVerifies) {
 TEST_P(StorageTool, TOOL_3_UsageSchemaAndIoErrorsExitTwoNamingTheProblem) {
   record_spec("§2.4", "TOOL-3");
   const std::string v3 = kFixtures + "/example_v3.schema.json";
-  EXPECT_EQ(run_tool({}).exit_code, 2);
-  EXPECT_EQ(run_tool({"fix", "--schema", v3}).output["error"], "usage");
-  EXPECT_EQ(run_tool({"check", "--schema", v3}).output["error"], "usage");
-  EXPECT_EQ(run_tool({"check", "--schema", v3, "--sqlite", "a", "--pg", "b"}).output["error"],
-            "usage");
-  EXPECT_EQ(run_tool({"check", "--schema", v3, "--sqlite"}).output["error"], "usage");
+  EXPECT_EQ(run_storage_tool({}).exit_code, 2);
+  EXPECT_EQ(run_storage_tool({"fix", "--schema", v3}).output["error"], "usage");
+  EXPECT_EQ(run_storage_tool({"check", "--schema", v3}).output["error"], "usage");
+  EXPECT_EQ(
+      run_storage_tool({"check", "--schema", v3, "--sqlite", "a", "--pg", "b"}).output["error"],
+      "usage");
+  EXPECT_EQ(run_storage_tool({"check", "--schema", v3, "--sqlite"}).output["error"], "usage");
   const std::string missing = (directory_ / "absent.db").string();
-  ToolRun no_db = run_tool({"check", "--schema", v3, "--sqlite", missing});
+  StorageToolRun no_db = run_storage_tool({"check", "--schema", v3, "--sqlite", missing});
   EXPECT_EQ(no_db.exit_code, 2);
   EXPECT_EQ(no_db.output["error"], "io");
   EXPECT_FALSE(std::filesystem::exists(missing)) << "check created a database file";
-  ToolRun no_schema = tool("check", (directory_ / "absent.json").string());
+  StorageToolRun no_schema = tool("check", (directory_ / "absent.json").string());
   EXPECT_EQ(no_schema.exit_code, 2);
   EXPECT_EQ(no_schema.output["error"], "io");
   const std::string broken = (directory_ / "broken.json").string();
   std::ofstream(broken)
       << R"({"version":3,"tables":[{"name":"t","columns":[{"name":"id","type":"text","nullable":false}],"primaryKey":"id","scopes":["k:{id}"]}]})";
-  ToolRun bad_schema = tool("check", broken);
+  StorageToolRun bad_schema = tool("check", broken);
   EXPECT_EQ(bad_schema.exit_code, 2);
   EXPECT_EQ(bad_schema.output["error"], "schema");
   EXPECT_THAT(bad_schema.output["message"].get<std::string>(),
               HasSubstr("tables[0].columns[0].type"));
   storage::ServerSchema uncompilable = example_schema();
   uncompilable.tables[0].primary_key = "nope";
-  ToolRun compile_error = tool("check", schema_file(uncompilable, "uncompilable"));
+  StorageToolRun compile_error = tool("check", schema_file(uncompilable, "uncompilable"));
   EXPECT_EQ(compile_error.exit_code, 2);
   EXPECT_THAT(compile_error.output["message"].get<std::string>(),
               HasSubstr("primary key \"nope\""));
   if (backend() == Backend::postgres) {
-    ToolRun unreachable =
-        run_tool({"check", "--schema", v3, "--pg", "host=127.0.0.1 port=1 connect_timeout=2"});
+    StorageToolRun unreachable = run_storage_tool(
+        {"check", "--schema", v3, "--pg", "host=127.0.0.1 port=1 connect_timeout=2"});
     EXPECT_EQ(unreachable.exit_code, 2);
     EXPECT_EQ(unreachable.output["error"], "io");
   }
@@ -235,7 +236,7 @@ TEST_P(StorageTool, TOOL_3_UsageSchemaAndIoErrorsExitTwoNamingTheProblem) {
 TEST_P(StorageTool, TOOL_4_HelpPrintsTheUsageAndExitsZero) {
   record_spec("§2.4", "TOOL-4");
   for (const char* flag : {"--help", "-h"}) {
-    const auto [exit_code, text] = run_tool_text({flag});
+    const auto [exit_code, text] = run_storage_tool_text({flag});
     EXPECT_EQ(exit_code, 0) << flag;
     EXPECT_THAT(text, ::testing::StartsWith("usage: ssp-storage check   --schema FILE")) << flag;
     EXPECT_THAT(text, HasSubstr("exit: 0 servable, 1 refused, 2 usage or I/O error")) << flag;
@@ -244,7 +245,7 @@ TEST_P(StorageTool, TOOL_4_HelpPrintsTheUsageAndExitsZero) {
 
 // The message of a failed run: one line naming `named`, without internal SQL
 // or a trailing newline.
-void expect_one_line_message(const ToolRun& run, const std::string& kind,
+void expect_one_line_message(const StorageToolRun& run, const std::string& kind,
                              const std::string& named) {
   EXPECT_EQ(run.exit_code, 2) << run.output.dump();
   EXPECT_EQ(run.output.value("error", "(no error)"), kind) << run.output.dump();
@@ -261,25 +262,25 @@ TEST_P(StorageTool, TOOL_5_ErrorsNameTheProblemInOneLineWithoutSql) {
   record_spec("§2.4", "TOOL-5");
   const std::string v3 = kFixtures + "/example_v3.schema.json";
   // A misspelled last option is unknown, not an option missing its value.
-  expect_one_line_message(run_tool({"check", "--schema", v3, "--bogus"}), "usage",
+  expect_one_line_message(run_storage_tool({"check", "--schema", v3, "--bogus"}), "usage",
                           "unknown option --bogus");
-  expect_one_line_message(run_tool({"check", "--schema", v3, "--sqlite"}), "usage",
+  expect_one_line_message(run_storage_tool({"check", "--schema", v3, "--sqlite"}), "usage",
                           "--sqlite needs a value");
   const std::string directory = directory_.string();
-  expect_one_line_message(run_tool({"check", "--schema", v3, "--sqlite", directory}), "io",
+  expect_one_line_message(run_storage_tool({"check", "--schema", v3, "--sqlite", directory}), "io",
                           directory + " is a directory, not a SQLite database file");
-  expect_one_line_message(run_tool({"check", "--schema", directory, "--sqlite", directory}), "io",
-                          "schema file " + directory + " is a directory");
+  expect_one_line_message(run_storage_tool({"check", "--schema", directory, "--sqlite", directory}),
+                          "io", "schema file " + directory + " is a directory");
   // SQLite fails on its first statement, a BEGIN, for a file that is not a database.
   const std::string text = (directory_ / "notes.txt").string();
   std::ofstream(text) << "id,title\n1,groceries\n";
-  expect_one_line_message(run_tool({"check", "--schema", v3, "--sqlite", text}), "io",
+  expect_one_line_message(run_storage_tool({"check", "--schema", v3, "--sqlite", text}), "io",
                           "file is not a database");
   if (backend() == Backend::postgres) {
     // libpq's message has a second, indented line and a trailing newline.
-    expect_one_line_message(
-        run_tool({"check", "--schema", v3, "--pg", "host=127.0.0.1 port=1 connect_timeout=2"}),
-        "io", "connection to server at \"127.0.0.1\", port 1 failed");
+    expect_one_line_message(run_storage_tool({"check", "--schema", v3, "--pg",
+                                              "host=127.0.0.1 port=1 connect_timeout=2"}),
+                            "io", "connection to server at \"127.0.0.1\", port 1 failed");
   }
 }
 
@@ -288,7 +289,7 @@ TEST_P(StorageTool, TOOL_6_ASchemaFileWithAByteOrderMarkIsRefused) {
   const std::string schema = read_text_file(kFixtures + "/example_v3.schema.json");
   const std::string marked = (directory_ / "marked.json").string();
   std::ofstream(marked) << "\xEF\xBB\xBF" << schema;
-  const ToolRun refused = tool("check", marked);
+  const StorageToolRun refused = tool("check", marked);
   EXPECT_EQ(refused.exit_code, 2) << refused.output.dump();
   EXPECT_EQ(refused.output.value("error", "(no error)"), "schema");
   EXPECT_THAT(refused.output.value("message", "(no message)"),
@@ -311,7 +312,7 @@ TEST_P(StorageTool, EJ_9_ASchemaFileWithEdgeJsonIsASchemaErrorAndChangesNothing)
     std::ofstream(path, std::ios::binary | std::ios::trunc) << *text;
     for (const char* command : {"check", "migrate"}) {
       SCOPED_TRACE(command);
-      const ToolRun refused = tool(command, path);
+      const StorageToolRun refused = tool(command, path);
       EXPECT_EQ(refused.exit_code, 2) << refused.output.dump();
       EXPECT_EQ(refused.output.value("error", "(no error)"), "schema");
       EXPECT_FALSE(has_json_library_text(refused.output.value("message", "")))
@@ -336,7 +337,7 @@ class StorageToolLog : public PushTest {
   std::pair<int, std::string> inspect(std::vector<std::string> args) {
     for (const auto& arg : target()) args.push_back(arg);
     const std::string before = fingerprint();
-    auto run = run_tool_text(args);
+    auto run = run_storage_tool_text(args);
     EXPECT_EQ(fingerprint(), before) << "ssp-storage changed the database: " << args.at(0);
     return run;
   }
@@ -507,7 +508,7 @@ TEST_P(StorageToolLog, TOOL_8_VerifyNamesTheFirstBrokenInvariantAndExitsOne) {
     args.insert(args.end(), {"--pg", empty->location().pg_dsn, "--pg-schema",
                              empty->location().pg_schema});
   }
-  const auto [exit_code, text] = run_tool_text(args);
+  const auto [exit_code, text] = run_storage_tool_text(args);
   EXPECT_EQ(exit_code, 2) << text;
   EXPECT_THAT(text, HasSubstr("no sync_commits table"));
 }

@@ -11,7 +11,7 @@
 namespace ssp::driver {
 namespace {
 
-Json run(const Fields& params) {
+Json command_run(const Fields& params) {
   const auto storage = server_storage_of(params);
   const storage::CompiledSchema schema = compiled_schema_of(params);
   const push::PushActor actor =
@@ -32,6 +32,6 @@ Json run(const Fields& params) {
 
 }  // namespace
 
-void add_command_methods(MethodTable& table) { table["command.run"] = run; }
+void add_command_methods(MethodTable& table) { table["command.run"] = command_run; }
 
 }  // namespace ssp::driver

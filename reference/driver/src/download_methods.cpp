@@ -42,7 +42,7 @@ SegmentDownloadRequest request_of(const Fields& r) {
   return request;
 }
 
-Json authorize(const Fields& params) {
+Json download_authorize(const Fields& params) {
   const auto store = segment_stores().get(params.integer("store"));
   HarnessResolver resolver;
   const SegmentDownloadOutcome outcome = authorize_segment_download(
@@ -54,6 +54,6 @@ Json authorize(const Fields& params) {
 
 }  // namespace
 
-void add_download_methods(MethodTable& table) { table["download.authorize"] = authorize; }
+void add_download_methods(MethodTable& table) { table["download.authorize"] = download_authorize; }
 
 }  // namespace ssp::driver

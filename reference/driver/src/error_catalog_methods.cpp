@@ -5,7 +5,7 @@
 namespace ssp::driver {
 namespace {
 
-Json list(const Fields&) {
+Json error_catalog_list(const Fields&) {
   Json entries = Json::array();
   for (const ErrorCatalogEntry& entry : error_catalog()) {
     entries.push_back({{"code", entry.code},
@@ -19,6 +19,8 @@ Json list(const Fields&) {
 
 }  // namespace
 
-void add_error_catalog_methods(MethodTable& table) { table["error_catalog.list"] = list; }
+void add_error_catalog_methods(MethodTable& table) {
+  table["error_catalog.list"] = error_catalog_list;
+}
 
 }  // namespace ssp::driver

@@ -151,14 +151,14 @@ Json run_push_request(const Fields& params, const push::PushOptions& options) {
 
 namespace {
 
-Json run(const Fields& params) { return run_push_request(params, push_options_of(params)); }
+Json push_run(const Fields& params) { return run_push_request(params, push_options_of(params)); }
 
-Json read_row(const Fields& params) {
+Json push_read_row(const Fields& params) {
   return wire::row_answer_to_json(
       readers().of(params).get_row(params.text("table"), params.text("rowId")));
 }
 
-Json scan_rows(const Fields& params) {
+Json push_scan_rows(const Fields& params) {
   return Json{{"rows", wire::stored_rows_to_json(
                           readers().of(params).scan_rows(wire::row_scan_from_fields(params)))}};
 }
@@ -166,9 +166,9 @@ Json scan_rows(const Fields& params) {
 }  // namespace
 
 void add_push_methods(MethodTable& table) {
-  table["push.run"] = run;
-  table["push.read_row"] = read_row;
-  table["push.scan_rows"] = scan_rows;
+  table["push.run"] = push_run;
+  table["push.read_row"] = push_read_row;
+  table["push.scan_rows"] = push_scan_rows;
 }
 
 }  // namespace ssp::driver

@@ -11,12 +11,12 @@ std::vector<storage::ColumnLayout> columns_of(const Fields& params) {
   return wire::columns_from_json(params.at("columns"), params.path_of("columns"));
 }
 
-Json encode(const Fields& params) {
+Json rows_encode(const Fields& params) {
   const storage::Row row = wire::row_from_json(params.at("values"), params.path_of("values"));
   return Json{{"payload", base64_encode(storage::encode_row(columns_of(params), row))}};
 }
 
-Json decode(const Fields& params) {
+Json rows_decode(const Fields& params) {
   return Json{
       {"values", wire::row_to_json(storage::decode_row(columns_of(params), params.bytes("payload")))}};
 }
@@ -24,8 +24,8 @@ Json decode(const Fields& params) {
 }  // namespace
 
 void add_row_methods(MethodTable& table) {
-  table["rows.encode"] = encode;
-  table["rows.decode"] = decode;
+  table["rows.encode"] = rows_encode;
+  table["rows.decode"] = rows_decode;
 }
 
 }  // namespace ssp::driver

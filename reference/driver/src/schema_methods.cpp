@@ -8,11 +8,11 @@
 namespace ssp::driver {
 namespace {
 
-Json parse(const Fields& params) {
+Json schema_parse(const Fields& params) {
   return Json{{"schema", storage::schema_json_value(storage::parse_schema_json(params.text("text")))}};
 }
 
-Json compile(const Fields& params) {
+Json schema_compile(const Fields& params) {
   const storage::CompiledSchema compiled =
       storage::compile_schema(storage::parse_schema_value(params.at("schema")));
   Json scopes = Json::object();
@@ -31,8 +31,8 @@ Json compile(const Fields& params) {
 }  // namespace
 
 void add_schema_methods(MethodTable& table) {
-  table["schema.parse"] = parse;
-  table["schema.compile"] = compile;
+  table["schema.parse"] = schema_parse;
+  table["schema.compile"] = schema_compile;
 }
 
 }  // namespace ssp::driver

@@ -12,16 +12,17 @@ ScopeMap scopes_at(const Fields& params, std::string_view name) {
   return wire::scope_map_from_json(params.at(name), params.path_of(name));
 }
 
-Json digest(const Fields& params) {
+Json scope_digest(const Fields& params) {
   const ScopeMap scopes = scopes_at(params, "scopes");
-  return Json{{"canonicalJson", canonical_scope_json(scopes)}, {"scopeDigest", scope_digest(scopes)}};
+  return Json{{"canonicalJson", canonical_scope_json(scopes)},
+              {"scopeDigest", ssp::scope_digest(scopes)}};
 }
 
-Json parse(const Fields& params) {
+Json scope_parse(const Fields& params) {
   return Json{{"scopes", wire::scope_map_to_json(parse_scope_map(params.text("text")))}};
 }
 
-Json effective(const Fields& params) {
+Json scope_effective(const Fields& params) {
   const EffectiveScopes result =
       compute_effective(scopes_at(params, "requested"), scopes_at(params, "allowed"));
   return Json{{"status", wire::scope_status_name(result.status)},
@@ -32,9 +33,9 @@ Json effective(const Fields& params) {
 }  // namespace
 
 void add_scope_methods(MethodTable& table) {
-  table["scope.digest"] = digest;
-  table["scope.parse"] = parse;
-  table["scope.effective"] = effective;
+  table["scope.digest"] = scope_digest;
+  table["scope.parse"] = scope_parse;
+  table["scope.effective"] = scope_effective;
 }
 
 }  // namespace ssp::driver

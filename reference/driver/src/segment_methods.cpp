@@ -12,7 +12,7 @@
 namespace ssp::driver {
 namespace {
 
-SegmentStoreOptions options_from(const Fields& f) {
+SegmentStoreOptions segment_options_from(const Fields& f) {
   SegmentStoreOptions options;
   options.ttl_ms = f.integer("ttlMs");
   options.lock_wait_ms = f.integer("lockWaitMs");
@@ -34,9 +34,9 @@ SegmentStoreOptions options_from(const Fields& f) {
   return options;
 }
 
-Json open(const Fields& params) {
+Json segments_open(const Fields& params) {
   const Location location = location_from_json(params.object("location"));
-  const SegmentStoreOptions options = options_from(params.object("options"));
+  const SegmentStoreOptions options = segment_options_from(params.object("options"));
   std::unique_ptr<SegmentStore> store;
   if (location.backend == "memory") store = make_memory_segment_store(options);
   if (location.backend == "sqlite") store = open_sqlite_segment_store(location.path, options);
@@ -50,7 +50,7 @@ std::shared_ptr<SegmentStore> store_of(const Fields& params) {
   return segment_stores().get(params.integer("store"));
 }
 
-Json put(const Fields& params) {
+Json segments_put(const Fields& params) {
   const SegmentMetadata metadata =
       wire::metadata_from_json(params.at("metadata"), params.path_of("metadata"));
   const Bytes bytes = params.bytes("bytes");
@@ -58,20 +58,22 @@ Json put(const Fields& params) {
       {"record", record_to_json(store_of(params)->put(metadata, bytes, params.integer("nowMs")))}};
 }
 
-Json get(const Fields& params) {
+Json segments_get(const Fields& params) {
   const auto segment = store_of(params)->get(params.text("segmentId"));
   return Json{{"segment", segment ? wire::stored_segment_to_json(*segment) : Json()}};
 }
 
-Json find(const Fields& params) {
+Json segments_find(const Fields& params) {
   const SegmentFindKey key = wire::find_key_from_json(params.at("key"), params.path_of("key"));
   const auto record = store_of(params)->find(key, params.integer("nowMs"));
   return Json{{"record", record ? Json(record_to_json(*record)) : Json()}};
 }
 
-Json stats(const Fields& params) { return Json{{"stats", stats_to_json(store_of(params)->stats())}}; }
+Json segments_stats(const Fields& params) {
+  return Json{{"stats", stats_to_json(store_of(params)->stats())}};
+}
 
-Json close(const Fields& params) {
+Json segments_close(const Fields& params) {
   segment_stores().remove(params.integer("store"));
   return Json::object();
 }
@@ -84,12 +86,12 @@ Handles<SegmentStore>& segment_stores() {
 }
 
 void add_segment_methods(MethodTable& table) {
-  table["segments.open"] = open;
-  table["segments.put"] = put;
-  table["segments.get"] = get;
-  table["segments.find"] = find;
-  table["segments.stats"] = stats;
-  table["segments.close"] = close;
+  table["segments.open"] = segments_open;
+  table["segments.put"] = segments_put;
+  table["segments.get"] = segments_get;
+  table["segments.find"] = segments_find;
+  table["segments.stats"] = segments_stats;
+  table["segments.close"] = segments_close;
 }
 
 }  // namespace ssp::driver

@@ -12,18 +12,18 @@ SegmentUrlSigner signer_of(const Fields& params) {
   return SegmentUrlSigner(params.bytes("key"), params.integer("skewSeconds"));
 }
 
-Json audience(const Fields& params) {
+Json signed_url_audience(const Fields& params) {
   return Json{{"audience", signer_of(params).audience(params.text("partition"))}};
 }
 
-Json mint(const Fields& params) {
+Json signed_url_mint(const Fields& params) {
   const SignedSegmentUrl url = signer_of(params).mint(
       params.text("segmentId"), params.text("scopeDigest"), params.text("partition"),
       params.integer("nowMs"), params.integer("ttlMs"));
   return Json{{"token", url.token}, {"urlExpiresAtMs", url.url_expires_at_ms}};
 }
 
-Json sign_payload(const Fields& params) {
+Json signed_url_sign_payload(const Fields& params) {
   return Json{{"token", signer_of(params).sign_payload(params.text("payload"))}};
 }
 
@@ -32,7 +32,7 @@ std::optional<std::string> harness_epoch(const std::string& partition) {
   return Fields(answer, "current_epoch").nullable_text("logEpoch");
 }
 
-Json verify(const Fields& params) {
+Json signed_url_verify(const Fields& params) {
   const auto store = segment_stores().get(params.integer("store"));
   const SignedUrlVerdict verdict =
       signer_of(params).verify(params.text("token"), params.text("segmentId"), *store,
@@ -55,10 +55,10 @@ Json verify(const Fields& params) {
 }  // namespace
 
 void add_signed_url_methods(MethodTable& table) {
-  table["signed_url.audience"] = audience;
-  table["signed_url.mint"] = mint;
-  table["signed_url.sign_payload"] = sign_payload;
-  table["signed_url.verify"] = verify;
+  table["signed_url.audience"] = signed_url_audience;
+  table["signed_url.mint"] = signed_url_mint;
+  table["signed_url.sign_payload"] = signed_url_sign_payload;
+  table["signed_url.verify"] = signed_url_verify;
 }
 
 }  // namespace ssp::driver

@@ -12,7 +12,7 @@
 namespace ssp::driver {
 namespace {
 
-storage::ServerStorageOptions options_from(const Fields& f) {
+storage::ServerStorageOptions storage_options_from(const Fields& f) {
   storage::ServerStorageOptions options;
   const std::string compatibility = f.text("compatibility");
   if (compatibility == "0.21") {
@@ -29,9 +29,9 @@ storage::ServerStorageOptions options_from(const Fields& f) {
   return options;
 }
 
-Json open(const Fields& params) {
+Json storage_open(const Fields& params) {
   const Location location = location_from_json(params.object("location"));
-  const storage::ServerStorageOptions options = options_from(params.object("options"));
+  const storage::ServerStorageOptions options = storage_options_from(params.object("options"));
   std::unique_ptr<storage::ServerStorage> opened;
   if (location.backend == "sqlite") {
     opened = storage::open_sqlite_server_storage(location.path, options);
@@ -43,41 +43,41 @@ Json open(const Fields& params) {
   return Json{{"storage", server_storages().add(std::move(opened))}};
 }
 
-Json ensure_schema(const Fields& params) {
+Json storage_ensure_schema(const Fields& params) {
   return wire::schema_report_to_json(server_storage_of(params)->ensure_schema(compiled_schema_of(params)));
 }
 
-Json preview_schema(const Fields& params) {
+Json storage_preview_schema(const Fields& params) {
   return wire::schema_report_to_json(server_storage_of(params)->preview_schema(compiled_schema_of(params)));
 }
 
-Json get_row(const Fields& params) {
+Json storage_get_row(const Fields& params) {
   return wire::row_answer_to_json(server_storage_of(params)->get_row(
       params.text("partition"), params.text("table"), params.text("rowId")));
 }
 
-Json upsert_row(const Fields& params) {
+Json storage_upsert_row(const Fields& params) {
   server_storage_of(params)->upsert_row(params.text("partition"), params.text("table"),
                                  wire::stored_row_from_json(params.at("row"), params.path_of("row")));
   return Json::object();
 }
 
-Json read_projection(const Fields& params) {
+Json storage_read_projection(const Fields& params) {
   const auto values = server_storage_of(params)->read_projection(
       params.text("partition"), params.text("table"), params.text("rowId"));
   return Json{{"values", values ? wire::row_to_json(*values) : Json()}};
 }
 
-Json get_push_result(const Fields& params) {
+Json storage_get_push_result(const Fields& params) {
   return wire::stored_result_answer_to_json(server_storage_of(params)->get_push_result(
       params.text("partition"), params.text("clientId"), params.text("clientCommitId")));
 }
 
-Json get_max_commit_seq(const Fields& params) {
+Json storage_get_max_commit_seq(const Fields& params) {
   return Json{{"commitSeq", server_storage_of(params)->get_max_commit_seq(params.text("partition"))}};
 }
 
-Json read_commit_window(const Fields& params) {
+Json storage_read_commit_window(const Fields& params) {
   Json commits = Json::array();
   for (const auto& commit : server_storage_of(params)->read_commit_window(
            params.text("partition"), params.integer("afterSeq"), params.integer("limit"))) {
@@ -86,7 +86,7 @@ Json read_commit_window(const Fields& params) {
   return Json{{"commits", std::move(commits)}};
 }
 
-Json query_authoritative(const Fields& params) {
+Json storage_query_authoritative(const Fields& params) {
   std::vector<std::string> row_ids;
   const Json& ids = params.array("rowIds");
   for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -98,7 +98,7 @@ Json query_authoritative(const Fields& params) {
               {"maxCommitSeq", read.max_commit_seq}};
 }
 
-Json close(const Fields& params) {
+Json storage_close(const Fields& params) {
   const std::int64_t handle = params.integer("storage");
   close_transactions_of(handle);
   server_storages().remove(handle);
@@ -121,17 +121,17 @@ storage::CompiledSchema compiled_schema_of(const Fields& params) {
 }
 
 void add_storage_methods(MethodTable& table) {
-  table["storage.open"] = open;
-  table["storage.ensure_schema"] = ensure_schema;
-  table["storage.preview_schema"] = preview_schema;
-  table["storage.get_row"] = get_row;
-  table["storage.upsert_row"] = upsert_row;
-  table["storage.read_projection"] = read_projection;
-  table["storage.get_push_result"] = get_push_result;
-  table["storage.get_max_commit_seq"] = get_max_commit_seq;
-  table["storage.read_commit_window"] = read_commit_window;
-  table["storage.query_authoritative"] = query_authoritative;
-  table["storage.close"] = close;
+  table["storage.open"] = storage_open;
+  table["storage.ensure_schema"] = storage_ensure_schema;
+  table["storage.preview_schema"] = storage_preview_schema;
+  table["storage.get_row"] = storage_get_row;
+  table["storage.upsert_row"] = storage_upsert_row;
+  table["storage.read_projection"] = storage_read_projection;
+  table["storage.get_push_result"] = storage_get_push_result;
+  table["storage.get_max_commit_seq"] = storage_get_max_commit_seq;
+  table["storage.read_commit_window"] = storage_read_commit_window;
+  table["storage.query_authoritative"] = storage_query_authoritative;
+  table["storage.close"] = storage_close;
 }
 
 }  // namespace ssp::driver

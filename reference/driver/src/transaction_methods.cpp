@@ -56,45 +56,45 @@ std::shared_ptr<storage::PushTransaction> tx_of(const Fields& params) {
   return transactions().get(params.integer("transaction"));
 }
 
-Json begin(const Fields& params) {
+Json storage_begin(const Fields& params) {
   const std::int64_t storage = params.integer("storage");
   auto tx = server_storage_of(params)->begin(params.text("partition"));
   return Json{{"transaction", transactions().add(storage, std::move(tx))}};
 }
 
-Json lock_partition_for_push(const Fields& params) {
+Json tx_lock_partition_for_push(const Fields& params) {
   tx_of(params)->lock_partition_for_push();
   return Json::object();
 }
 
-Json get_push_result(const Fields& params) {
+Json tx_get_push_result(const Fields& params) {
   return wire::stored_result_answer_to_json(
       tx_of(params)->get_push_result(params.text("clientId"), params.text("clientCommitId")));
 }
 
-Json read_row(const Fields& params) {
+Json tx_read_row(const Fields& params) {
   return wire::row_answer_to_json(
       tx_of(params)->get_row(params.text("table"), params.text("rowId")));
 }
 
-Json scan_rows(const Fields& params) {
+Json tx_scan_rows(const Fields& params) {
   return Json{{"rows", wire::stored_rows_to_json(
                           tx_of(params)->scan_rows(wire::row_scan_from_fields(params)))}};
 }
 
-Json upsert_row(const Fields& params) {
+Json tx_upsert_row(const Fields& params) {
   tx_of(params)->upsert_row(params.text("table"),
                             wire::stored_row_from_json(params.at("row"), params.path_of("row")),
                             params.integer("opIndex"));
   return Json::object();
 }
 
-Json delete_row(const Fields& params) {
+Json tx_delete_row(const Fields& params) {
   tx_of(params)->delete_row(params.text("table"), params.text("rowId"));
   return Json::object();
 }
 
-Json append_commit(const Fields& params) {
+Json tx_append_commit(const Fields& params) {
   return Json{{"commitSeq", tx_of(params)->append_commit(wire::commit_entry_from_json(
                                 params.at("entry"), params.path_of("entry")))}};
 }
@@ -103,29 +103,29 @@ push::StoredPushResult result_of(const Fields& params) {
   return wire::stored_push_result_from_json(params.at("result"), params.path_of("result"));
 }
 
-Json put_push_result(const Fields& params) {
+Json tx_put_push_result(const Fields& params) {
   tx_of(params)->put_push_result(params.text("clientId"), params.text("clientCommitId"),
                                  result_of(params));
   return Json::object();
 }
 
-Json commit_rejected_push_result(const Fields& params) {
+Json tx_commit_rejected_push_result(const Fields& params) {
   tx_of(params)->commit_rejected_push_result(params.text("clientId"),
                                              params.text("clientCommitId"), result_of(params));
   return Json::object();
 }
 
-Json commit(const Fields& params) {
+Json tx_commit(const Fields& params) {
   tx_of(params)->commit();
   return Json::object();
 }
 
-Json rollback(const Fields& params) {
+Json tx_rollback(const Fields& params) {
   tx_of(params)->rollback();
   return Json::object();
 }
 
-Json close(const Fields& params) {
+Json tx_close(const Fields& params) {
   const auto tx = tx_of(params);
   transactions().remove(params.integer("transaction"));
   tx->rollback();
@@ -139,19 +139,19 @@ void close_transactions_of(std::int64_t storage_handle) {
 }
 
 void add_transaction_methods(MethodTable& table) {
-  table["storage.begin"] = begin;
-  table["tx.lock_partition_for_push"] = lock_partition_for_push;
-  table["tx.get_push_result"] = get_push_result;
-  table["tx.read_row"] = read_row;
-  table["tx.scan_rows"] = scan_rows;
-  table["tx.upsert_row"] = upsert_row;
-  table["tx.delete_row"] = delete_row;
-  table["tx.append_commit"] = append_commit;
-  table["tx.put_push_result"] = put_push_result;
-  table["tx.commit_rejected_push_result"] = commit_rejected_push_result;
-  table["tx.commit"] = commit;
-  table["tx.rollback"] = rollback;
-  table["tx.close"] = close;
+  table["storage.begin"] = storage_begin;
+  table["tx.lock_partition_for_push"] = tx_lock_partition_for_push;
+  table["tx.get_push_result"] = tx_get_push_result;
+  table["tx.read_row"] = tx_read_row;
+  table["tx.scan_rows"] = tx_scan_rows;
+  table["tx.upsert_row"] = tx_upsert_row;
+  table["tx.delete_row"] = tx_delete_row;
+  table["tx.append_commit"] = tx_append_commit;
+  table["tx.put_push_result"] = tx_put_push_result;
+  table["tx.commit_rejected_push_result"] = tx_commit_rejected_push_result;
+  table["tx.commit"] = tx_commit;
+  table["tx.rollback"] = tx_rollback;
+  table["tx.close"] = tx_close;
 }
 
 }  // namespace ssp::driver

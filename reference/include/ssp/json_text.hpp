@@ -18,6 +18,11 @@ bool is_well_formed_utf8(std::string_view text);
 // (U+2028/U+2029 included). Precondition: well-formed UTF-8.
 void append_json_string(std::string& out, std::string_view utf8);
 
+// `name` (a table, column, scope or index name) as a JSON string literal, for
+// an error message to name it; a name that is not well-formed UTF-8 reads
+// "<not UTF-8>", so that a message never carries broken text.
+std::string quoted_name(std::string_view name);
+
 // Appends an integer in plain decimal, as JSON.stringify writes a safe integer.
 void append_json_integer(std::string& out, std::int64_t value);
 

@@ -66,6 +66,12 @@ void append_json_string(std::string& out, std::string_view utf8) {
   out.push_back('"');
 }
 
+std::string quoted_name(std::string_view name) {
+  std::string out;
+  append_json_string(out, is_well_formed_utf8(name) ? name : std::string_view("<not UTF-8>"));
+  return out;
+}
+
 void append_json_integer(std::string& out, std::int64_t value) { out += std::to_string(value); }
 
 }  // namespace ssp

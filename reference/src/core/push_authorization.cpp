@@ -18,24 +18,11 @@ std::optional<std::string> scope_value_of(const storage::RowValue& value) {
   return std::nullopt;
 }
 
-namespace {
-
-std::optional<std::size_t> column_index(const storage::CompiledTable& table,
-                                        const std::string& column) {
-  const auto& columns = table.columns();
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (columns[i].name == column) return i;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 std::optional<StoredScopes> extract_scopes(const storage::CompiledTable& table,
                                            const storage::Row& row) {
   StoredScopes scopes;
   for (const auto& binding : table.scopes) {
-    const auto index = column_index(table, binding.column);
+    const auto index = table.column_position(binding.column);
     if (!index || *index >= row.size()) return std::nullopt;
     auto value = scope_value_of(row[*index]);
     if (!value) return std::nullopt;

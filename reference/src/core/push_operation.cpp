@@ -48,14 +48,6 @@ OperationResult conflict_record(std::int64_t op_index, const StoredRow& stored) 
   return record;
 }
 
-std::optional<std::size_t> column_index(const CompiledTable& table, const std::string& column) {
-  const auto& columns = table.columns();
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (columns[i].name == column) return i;
-  }
-  return std::nullopt;
-}
-
 // §2.2: the primary key rendered as a string (strings as they are, integers
 // in decimal); nothing for any other value.
 std::optional<std::string> rendered_key(const storage::RowValue& value) {
@@ -175,7 +167,7 @@ class OperationRun {
             std::string("row payload failed row-codec decode (§1.7): ") + failure.what());
       return;
     }
-    const auto key_index = column_index(table_, table_.declared.primary_key);
+    const auto key_index = table_.column_position(table_.declared.primary_key);
     const auto key = key_index ? rendered_key(row.at(*key_index)) : std::nullopt;
     if (!key || *key != operation_.row_id) {
       error(kInvalidRequest, "primary key \"" + table_.declared.primary_key +
@@ -201,7 +193,7 @@ class OperationRun {
     const Row stored_row = decode(stored.payload);
     bool stripped = false;
     for (const auto& binding : table_.scopes) {
-      const auto index = column_index(table_, binding.column);
+      const auto index = table_.column_position(binding.column);
       if (!index || row.at(*index) == stored_row.at(*index)) continue;
       row[*index] = stored_row[*index];
       stripped = true;

@@ -11,7 +11,7 @@
 namespace ssp::push {
 namespace {
 
-constexpr const char* kInvalidRequest = "operation.invalid_request";
+constexpr const char* kOperationInvalidRequest = "operation.invalid_request";
 
 // The command's reads: the push transaction's rows the actor may write,
 // decoded; anything else reads as absent (push.md §3.1 step 6).
@@ -25,7 +25,8 @@ class ScopedCommandReader final : public CommandReader {
                                       const std::string& row_id) override {
     const storage::CompiledTable* compiled = schema_.find(table);
     if (compiled == nullptr) {
-      throw OperationError(kInvalidRequest, "command read of unknown table \"" + table + "\"");
+      throw OperationError(kOperationInvalidRequest,
+                           "command read of unknown table \"" + table + "\"");
     }
     const auto stored = tx_.get_row(table, row_id);
     if (!stored) return std::nullopt;
@@ -49,36 +50,36 @@ class ScopedCommandReader final : public CommandReader {
 PushOperation operation_of(const storage::CompiledSchema& schema, const CommandMutation& mutation) {
   const storage::CompiledTable* table = schema.find(mutation.table);
   if (table == nullptr) {
-    throw OperationError(kInvalidRequest,
+    throw OperationError(kOperationInvalidRequest,
                          "command mutation names unknown table \"" + mutation.table + "\"");
   }
   PushOperation operation{mutation.table, mutation.row_id, mutation.op, std::nullopt, std::nullopt};
   if (mutation.op == OperationKind::remove) {
     if (mutation.row_id.empty()) {
-      throw OperationError(kInvalidRequest, "command delete of table \"" + mutation.table +
-                                                "\" has an empty rowId");
+      throw OperationError(kOperationInvalidRequest,
+                           "command delete of table \"" + mutation.table + "\" has an empty rowId");
     }
     return operation;
   }
   const auto& columns = table->columns();
   if (!mutation.row || mutation.row->size() != columns.size()) {
-    throw OperationError(kInvalidRequest, "command upsert of table \"" + mutation.table +
-                                              "\" must supply every column");
+    throw OperationError(kOperationInvalidRequest, "command upsert of table \"" + mutation.table +
+                                                       "\" must supply every column");
   }
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (columns[i].name != table->declared.primary_key) continue;
     const auto* key = std::get_if<std::string>(&(*mutation.row)[i]);
     if (key == nullptr || key->empty()) {
-      throw OperationError(kInvalidRequest, "command upsert of table \"" + mutation.table +
-                                                "\" needs a non-empty string primary key");
+      throw OperationError(kOperationInvalidRequest, "command upsert of table \"" + mutation.table +
+                                                         "\" needs a non-empty string primary key");
     }
     operation.row_id = *key;
   }
   try {
     operation.payload = storage::encode_row(table->layout(), *mutation.row);
   } catch (const SspError& bad_value) {
-    throw OperationError(kInvalidRequest, "command upsert of table \"" + mutation.table +
-                                              "\": " + bad_value.what());
+    throw OperationError(kOperationInvalidRequest,
+                         "command upsert of table \"" + mutation.table + "\": " + bad_value.what());
   }
   return operation;
 }
@@ -126,7 +127,7 @@ PushAnswer run_remote_command(storage::ServerStorage& storage,
                               const CommandRegistry& registry, const CommandRequest& request,
                               const PushOptions& options) {
   if (request.operation_id.empty() || request.client_id.empty() || request.request_id.empty()) {
-    throw OperationError(kInvalidRequest,
+    throw OperationError(kOperationInvalidRequest,
                          "a command needs a non-empty operationId, clientId and requestId");
   }
   check_client_id_not_reserved(request.client_id);
@@ -153,7 +154,8 @@ PushAnswer run_remote_command(storage::ServerStorage& storage,
         ScopedCommandReader reader(tx, schema, *actor.allowed_scopes);
         const auto mutations = registered_code([&] { return command.run(context, reader); });
         if (mutations.empty()) {
-          throw OperationError(kInvalidRequest, "authoritative command produced no mutations");
+          throw OperationError(kOperationInvalidRequest,
+                               "authoritative command produced no mutations");
         }
         std::vector<PushOperation> operations;
         for (const auto& mutation : mutations) operations.push_back(operation_of(schema, mutation));

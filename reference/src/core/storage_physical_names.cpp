@@ -3,8 +3,6 @@
 namespace ssp::storage {
 namespace {
 
-constexpr std::size_t kMaxIdentifierBytes = 63;
-
 // The next code point of well-formed UTF-8 at `at`, advancing past it.
 std::uint32_t next_code_point(std::string_view text, std::size_t& at) {
   const auto lead = static_cast<unsigned char>(text[at]);

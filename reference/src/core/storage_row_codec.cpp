@@ -11,13 +11,9 @@
 namespace ssp::storage {
 namespace {
 
-std::string quoted(std::string_view name) {
-  std::string out;
-  append_json_string(out, is_well_formed_utf8(name) ? name : std::string_view("<not UTF-8>"));
-  return out;
+std::string column_label(const ColumnLayout& column) {
+  return "column " + quoted_name(column.name);
 }
-
-std::string column_label(const ColumnLayout& column) { return "column " + quoted(column.name); }
 
 bool is_text_type(ColumnType type) {
   return type == ColumnType::string || type == ColumnType::json || type == ColumnType::blob_ref;

@@ -4,19 +4,12 @@
 #include <set>
 
 #include "ssp/json_text.hpp"
+#include "ssp/storage/physical_names.hpp"
 #include "ssp/storage/schema.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {
 namespace {
-
-constexpr std::size_t kMaxIdentifierBytes = 63;
-
-std::string quoted(std::string_view name) {
-  std::string out;
-  append_json_string(out, is_well_formed_utf8(name) ? name : std::string_view("<not UTF-8>"));
-  return out;
-}
 
 bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
   if (text.size() < prefix.size()) return false;
@@ -43,7 +36,7 @@ std::string scope_variable(const ScopePattern& scope, const std::string& where) 
                         pattern.find('{', open + 1) == std::string::npos &&
                         pattern.find('}', close + 1) == std::string::npos;
   if (!one_pair || close == open + 1) {
-    refuse(where, "scope pattern " + quoted(pattern) +
+    refuse(where, "scope pattern " + quoted_name(pattern) +
                       " must have the form prefix:{variable} with exactly one variable");
   }
   return pattern.substr(open + 1, close - open - 1);
@@ -58,7 +51,7 @@ void check_columns(const TableSchema& table, const std::string& where) {
   if (table.columns.empty()) refuse(where, "a table needs at least one column");
   std::set<std::string> seen;
   for (const Column& column : table.columns) {
-    const std::string at = where + " column " + quoted(column.name);
+    const std::string at = where + " column " + quoted_name(column.name);
     check_identifier(column.name, at);
     if (!seen.insert(column.name).second) refuse(at, "duplicate column");
     if (column.type == ColumnType::crdt && (!column.crdt_type || column.crdt_type->empty())) {
@@ -69,7 +62,7 @@ void check_columns(const TableSchema& table, const std::string& where) {
     }
   }
   if (!has_column(table, table.primary_key)) {
-    refuse(where, "primary key " + quoted(table.primary_key) + " is not a column");
+    refuse(where, "primary key " + quoted_name(table.primary_key) + " is not a column");
   }
 }
 
@@ -83,14 +76,14 @@ std::vector<ScopeBinding> compile_scopes(const TableSchema& table, const std::st
     ScopeBinding binding;
     binding.variable = scope_variable(scope, where);
     binding.column = scope.column.value_or(binding.variable);
-    const std::string at = where + " scope " + quoted(scope.pattern);
+    const std::string at = where + " scope " + quoted_name(scope.pattern);
     if (!has_column(table, binding.column)) {
-      refuse(at, "column " + quoted(binding.column) + " does not exist");
+      refuse(at, "column " + quoted_name(binding.column) + " does not exist");
     }
     const auto [found, inserted] = column_of.emplace(binding.variable, binding.column);
     if (!inserted && found->second != binding.column) {
-      refuse(at, "variable " + quoted(binding.variable) + " is bound to columns " +
-                     quoted(found->second) + " and " + quoted(binding.column));
+      refuse(at, "variable " + quoted_name(binding.variable) + " is bound to columns " +
+                     quoted_name(found->second) + " and " + quoted_name(binding.column));
     }
     bindings.push_back(std::move(binding));
   }
@@ -100,12 +93,13 @@ std::vector<ScopeBinding> compile_scopes(const TableSchema& table, const std::st
 void check_indexes(const TableSchema& table, const std::string& where) {
   std::set<std::string> seen;
   for (const Index& index : table.indexes) {
-    const std::string at = where + " index " + quoted(index.name);
+    const std::string at = where + " index " + quoted_name(index.name);
     check_identifier(index.name, at);
     if (!seen.insert(index.name).second) refuse(at, "duplicate index name");
     if (index.columns.empty()) refuse(at, "an index needs at least one column");
     for (const std::string& column : index.columns) {
-      if (!has_column(table, column)) refuse(at, "column " + quoted(column) + " does not exist");
+      if (!has_column(table, column))
+        refuse(at, "column " + quoted_name(column) + " does not exist");
     }
   }
 }
@@ -139,6 +133,13 @@ std::optional<std::string> identifier_problem(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<std::size_t> CompiledTable::column_position(std::string_view column) const {
+  for (std::size_t i = 0; i < columns().size(); ++i) {
+    if (columns()[i].name == column) return i;
+  }
+  return std::nullopt;
+}
+
 std::vector<ColumnLayout> CompiledTable::layout() const {
   std::vector<ColumnLayout> out;
   out.reserve(declared.columns.size());
@@ -158,7 +159,7 @@ CompiledSchema compile_schema(const ServerSchema& schema) {
   compiled.version = schema.version;
   std::set<std::string> names;
   for (const TableSchema& table : schema.tables) {
-    const std::string where = "table " + quoted(table.name);
+    const std::string where = "table " + quoted_name(table.name);
     check_identifier(table.name, where);
     if (!names.insert(table.name).second) refuse(where, "duplicate table");
     check_columns(table, where);

@@ -12,12 +12,6 @@ namespace {
 
 constexpr const char* kDash = " \u2014 ";  // em dash with a space either side, as upstream
 
-std::string quoted(std::string_view name) {
-  std::string out;
-  append_json_string(out, name);
-  return out;
-}
-
 bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -56,8 +50,9 @@ void verify_physical(SchemaSession& session, const CompiledSchema& schema) {
       if (contains(present, column)) continue;
       throw SchemaRefusal(RefusalReason::physical_mismatch,
                           "physical tables disagree with the configured schema at version " +
-                              std::to_string(schema.version) + " (table " + quoted(table.name()) +
-                              " column " + quoted(column) + " is missing)" + kDash +
+                              std::to_string(schema.version) + " (table " +
+                              quoted_name(table.name()) + " column " + quoted_name(column) +
+                              " is missing)" + kDash +
                               "refusing to serve a database the running code cannot write",
                           table.name(), column);
     }
@@ -88,7 +83,7 @@ TablePlan plan_table(SchemaSession& session, const CompiledTable& table,
   if (stored == nullptr || !plan.existed()) return plan;
   if (!stored->is_array) {
     throw SchemaRefusal(RefusalReason::layouts_unreadable,
-                        "stored schema layouts for table " + quoted(table.name()) +
+                        "stored schema layouts for table " + quoted_name(table.name()) +
                             " are not an array of columns" + kDash + "refusing to migrate",
                         table.name());
   }
@@ -162,8 +157,9 @@ void rewrite_rows(SchemaSession& session, const TablePlan& plan, std::size_t pag
         values = decode_row(stored_layout, row.payload);
       } catch (const RowDecodeError& error) {
         throw SchemaRefusal(RefusalReason::row_undecodable,
-                            "table " + quoted(table.name()) + " row " + quoted(row.key.row_id) +
-                                " in partition " + quoted(row.key.partition) +
+                            "table " + quoted_name(table.name()) + " row " +
+                                quoted_name(row.key.row_id) + " in partition " +
+                                quoted_name(row.key.partition) +
                                 " does not decode under its stored layout (" + error.what() + ")" +
                                 kDash + "refusing to migrate",
                             table.name(), error.column());
@@ -226,7 +222,7 @@ std::string layouts_disagree_message(std::int64_t configured, const std::string&
 
 void assert_append_only(const std::string& table, const StoredTable& stored,
                         const std::vector<ColumnLayout>& configured) {
-  const std::string prefix = "table " + quoted(table) + ": ";
+  const std::string prefix = "table " + quoted_name(table) + ": ";
   if (stored.columns.size() > configured.size()) {
     throw SchemaRefusal(RefusalReason::not_append_only,
                         prefix + "the schema removed columns" + kDash +
@@ -246,7 +242,7 @@ void assert_append_only(const std::string& table, const StoredTable& stored,
   for (std::size_t i = stored.columns.size(); i < configured.size(); ++i) {
     if (configured[i].nullable) continue;
     throw SchemaRefusal(RefusalReason::not_append_only,
-                        prefix + "added column " + quoted(configured[i].name) +
+                        prefix + "added column " + quoted_name(configured[i].name) +
                             " must be nullable" + kDash + "existing rows have no value to backfill",
                         table, configured[i].name);
   }

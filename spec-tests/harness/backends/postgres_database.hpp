@@ -29,6 +29,9 @@ class PostgresTestDatabase final : public TestDatabase {
   void hold_write_lock() override;
   void release_write_lock() override;
   bool shows_lock_waits(int waiters) override;
+  LockWaitEvidence lock_wait_evidence() const override {
+    return LockWaitEvidence::waiting_connections;
+  }
 
  private:
   // `name` in the test's schema, quoted, for objects inject_write_failure

@@ -30,6 +30,7 @@ class SqliteTestDatabase final : public TestDatabase {
   void hold_write_lock() override;
   void release_write_lock() override;
   bool shows_lock_waits(int waiters) override;
+  LockWaitEvidence lock_wait_evidence() const override { return LockWaitEvidence::held_write_lock; }
 
  private:
   std::filesystem::path directory_;

@@ -1,6 +1,7 @@
 // How declared names become SQL identifiers (storage.md §3 step 4, §4.3).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -13,6 +14,10 @@ std::string quote_identifier(std::string_view name);
 // FNV-1a 64 over the bytes of `text`: offset basis 0xcbf29ce484222325, prime
 // 0x100000001b3, XOR then multiply, modulo 2^64.
 std::uint64_t fnv1a64(std::string_view text);
+
+// The longest identifier PostgreSQL keeps, in bytes: a longer declared name
+// is refused, a longer owned index name is hashed.
+inline constexpr std::size_t kMaxIdentifierBytes = 63;
 
 // The prefix that marks an index as owned by the storage: owned indexes are
 // dropped and re-created on every schema bump; others are left alone.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ssp/storage/column_layout.hpp"
@@ -80,6 +81,8 @@ struct CompiledTable {
 
   const std::string& name() const { return declared.name; }
   const std::vector<Column>& columns() const { return declared.columns; }
+  // The position of the column named `column` in columns(), or nothing.
+  std::optional<std::size_t> column_position(std::string_view column) const;
   std::vector<ColumnLayout> layout() const;
   friend bool operator==(const CompiledTable&, const CompiledTable&) = default;
 };
