@@ -85,7 +85,7 @@ class TestDatabase {
   // lock on a relation of this test's schema wait for another lock
   // (pg_locks). SQLite shows no waiters: true when some connection holds the
   // write lock, seen by a probe that takes it without waiting, whatever
-  // `waiters`.
+  // `waiters`. Safe to call from several threads at once.
   virtual bool shows_lock_waits(int waiters) = 0;
 
   // What shows_lock_waits can see here: waiting connections, counted

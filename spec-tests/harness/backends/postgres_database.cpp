@@ -22,11 +22,13 @@ PostgresTestDatabase::~PostgresTestDatabase() {
 }
 
 void PostgresTestDatabase::exec(const std::string& sql) {
+  const std::lock_guard lock(connection_mutex_);
   pqxx::nontransaction txn(connection_);
   txn.exec(sql);
 }
 
 std::vector<std::string> PostgresTestDatabase::query_column(const std::string& sql) {
+  const std::lock_guard lock(connection_mutex_);
   pqxx::nontransaction txn(connection_);
   std::vector<std::string> values;
   for (const auto& row : txn.exec(sql)) {
@@ -41,6 +43,7 @@ std::string PostgresTestDatabase::dump_segment_tables() {
       {"sync_segment_scopes", "segment_id, scope_digest"},
       {"sync_segment_publications", "segment_id, ord"},
   };
+  const std::lock_guard lock(connection_mutex_);
   pqxx::nontransaction txn(connection_);
   std::string out;
   for (const auto& [table, order] : tables) {
@@ -57,6 +60,7 @@ std::string PostgresTestDatabase::dump_segment_tables() {
 }
 
 std::vector<std::string> PostgresTestDatabase::column_names(const std::string& table) {
+  const std::lock_guard lock(connection_mutex_);
   pqxx::nontransaction txn(connection_);
   std::vector<std::string> names;
   for (const auto& row : txn.exec(
@@ -69,11 +73,13 @@ std::vector<std::string> PostgresTestDatabase::column_names(const std::string& t
 }
 
 void PostgresTestDatabase::drop_column(const std::string& table, const std::string& column) {
+  const std::lock_guard lock(connection_mutex_);
   pqxx::nontransaction txn(connection_);
   txn.exec("ALTER TABLE " + txn.quote_name(table) + " DROP COLUMN " + txn.quote_name(column));
 }
 
 std::vector<std::string> PostgresTestDatabase::index_names(const std::string& table) {
+  const std::lock_guard lock(connection_mutex_);
   pqxx::nontransaction txn(connection_);
   std::vector<std::string> names;
   for (const auto& row : txn.exec(
@@ -88,6 +94,7 @@ std::vector<std::string> PostgresTestDatabase::index_names(const std::string& ta
 }
 
 std::string PostgresTestDatabase::dump_all_tables() {
+  const std::lock_guard lock(connection_mutex_);
   pqxx::nontransaction txn(connection_);
   const std::string schema = txn.quote(location_.pg_schema);
   const auto render = [](const pqxx::result& rows) {
@@ -178,6 +185,7 @@ void PostgresTestDatabase::inject_write_failure(int after_writes) {
        "IF (SELECT remaining FROM " + budget + ") < 0 THEN "
        "RAISE EXCEPTION 'ssp injected write failure' USING ERRCODE = 'io_error'; END IF; "
        "IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW; END $fn$");
+  const std::lock_guard lock(connection_mutex_);
   pqxx::nontransaction txn(connection_);
   for (const auto& table : tables) {
     txn.exec("CREATE TRIGGER ssp_injected_write_failure BEFORE INSERT OR UPDATE OR DELETE ON " +

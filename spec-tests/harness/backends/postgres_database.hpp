@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <pqxx/pqxx>
 
 #include "harness/test_database.hpp"
@@ -40,6 +41,9 @@ class PostgresTestDatabase final : public TestDatabase {
 
   DatabaseLocation location_;
   pqxx::connection connection_;                  // the harness's own, search_path set
+  // A libpq connection serves one thread at a time, and racing sessions ask
+  // shows_lock_waits together: every use of connection_ holds this.
+  std::mutex connection_mutex_;
   std::unique_ptr<pqxx::connection> lock_conn_;  // open while hold_write_lock is in force
   std::unique_ptr<pqxx::work> lock_txn_;
   std::vector<std::string> triggers_;            // "trigger ON table"
