@@ -160,7 +160,7 @@ TEST(FakeDrivers, HARNESS_34_EachWrongPushDriverIsCaught) {
               "PushInput.PUSH_HOOK_1_HookPointsComeInTheFixedOrderAndTheClockValueStampsTheOutcome/"
               "sqlite",
               2},
-        Fault{"upsert-answers-early", "PushTransaction.SCAN_1_*/sqlite",
+        Fault{"upsert-loses-its-error", "PushTransaction.SCAN_1_*/sqlite",
               "PushTransaction.SCAN_1_ScanRowsFiltersPagesAndRefusesBadShapes/sqlite", 1}}) {
     SCOPED_TRACE(fault.name);
     const ConformanceRun run = run_conformance(

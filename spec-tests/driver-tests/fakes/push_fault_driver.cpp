@@ -8,10 +8,11 @@
 //  - applied-for-replay: a replayed applied push answers "applied" instead of
 //    "cached";
 //  - skips-a-hook-point: push.run never calls back at before_append_commit;
-//  - upsert-answers-early: tx.upsert_row answers before its statement runs
-//    (the statement then runs on a thread of its own, its error lost).
+//  - upsert-loses-its-error: tx.upsert_row answers success whatever its
+//    statement did (an error such as an unknown table is lost). Deterministic
+//    on purpose: a fault that raced the server loop was caught sometimes as a
+//    wrong answer and sometimes as a protocol violation.
 #include <iostream>
-#include <thread>
 
 #include "connection.hpp"
 #include "server.hpp"
@@ -65,16 +66,13 @@ Json skips_a_hook_point(const Fields& params) {
   return run_push_request(params, options);
 }
 
-Method upsert_answers_early(Method real) {
+Method upsert_loses_its_error(Method real) {
   return [real](const Fields& params) {
-    auto late = std::make_shared<Json>(params.whole());
-    std::thread([real, late] {
-      try {
-        real(Fields(*late, "params"));
-      } catch (const std::exception& lost) {
-        std::cerr << "ssp-fake-push-driver: the late upsert failed: " << lost.what() << "\n";
-      }
-    }).detach();
+    try {
+      real(params);
+    } catch (const std::exception& lost) {
+      std::cerr << "ssp-fake-push-driver: the upsert's error is lost: " << lost.what() << "\n";
+    }
     return Json::object();
   };
 }
@@ -92,11 +90,11 @@ int main(int argc, char** argv) {
     methods["push.run"] = applied_for_replay(methods["push.run"]);
   } else if (fault == "skips-a-hook-point") {
     methods["push.run"] = skips_a_hook_point;
-  } else if (fault == "upsert-answers-early") {
-    methods["tx.upsert_row"] = upsert_answers_early(methods["tx.upsert_row"]);
+  } else if (fault == "upsert-loses-its-error") {
+    methods["tx.upsert_row"] = upsert_loses_its_error(methods["tx.upsert_row"]);
   } else {
     std::cerr << "usage: ssp-fake-push-driver commits-before-validating | applied-for-replay | "
-                 "skips-a-hook-point | upsert-answers-early\n";
+                 "skips-a-hook-point | upsert-loses-its-error\n";
     return 2;
   }
   std::ios::sync_with_stdio(false);
