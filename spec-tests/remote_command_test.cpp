@@ -49,9 +49,7 @@ class RemoteCommand : public PushTest {
   std::optional<std::string> title_of(const std::string& row_id) {
     const auto payload = payload_of("tasks", row_id);
     if (!payload) return std::nullopt;
-    const storage::Row row = decode("tasks", *payload);
-    const auto* title = row.size() > 2 ? std::get_if<std::string>(&row[2]) : nullptr;
-    return title ? std::optional(*title) : std::nullopt;
+    return task_title(decode("tasks", *payload));
   }
 };
 SSP_SQL_BACKENDS(RemoteCommand);

@@ -43,9 +43,7 @@ class QueryAuthoritative : public PushTest {
 
   // The title of a stored row, decoded by the candidate's codec.
   std::optional<std::string> title(const storage::StoredRow& row) {
-    const storage::Row values = decode("tasks", row.payload);
-    const auto* text = values.size() > 2 ? std::get_if<std::string>(&values[2]) : nullptr;
-    return text ? std::optional(*text) : std::nullopt;
+    return task_title(decode("tasks", row.payload));
   }
 
   // A query of r1 and r3 on another thread.

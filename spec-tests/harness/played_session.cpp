@@ -72,10 +72,10 @@ std::string push_answer_text(const push::PushAnswer& answer) {
 std::string row_text(Candidate& candidate, const storage::CompiledSchema& schema,
                      const std::optional<StoredRow>& row) {
   if (!row) return "absent";
-  const auto decoded = candidate.rows().decode(schema.find(kTable)->layout(), row->payload);
-  const auto* title = decoded.size() > 2 ? std::get_if<std::string>(&decoded[2]) : nullptr;
+  const auto title =
+      task_title(candidate.rows().decode(schema.find(kTable)->layout(), row->payload));
   const auto scope = row->scopes.find("project_id");
-  return "version " + std::to_string(row->server_version) + " title " + (title ? *title : "-") +
+  return "version " + std::to_string(row->server_version) + " title " + title.value_or("-") +
          " project " + (scope == row->scopes.end() ? "-" : scope->second);
 }
 

@@ -76,6 +76,11 @@ ScopeMap all_scopes() {
   return {{"project_id", {"*"}}, {"org_id", {"*"}}, {"team_id", {"*"}}};
 }
 
+std::optional<std::string> task_title(const storage::Row& values) {
+  const auto* title = values.size() > 2 ? std::get_if<std::string>(&values[2]) : nullptr;
+  return title ? std::optional(*title) : std::nullopt;
+}
+
 void PushTest::SetUp() {
   StorageTest::SetUp();
   if (IsSkipped() || HasFatalFailure()) return;

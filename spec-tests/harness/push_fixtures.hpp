@@ -30,6 +30,10 @@ storage::ServerSchema push_schema();
 // Every scope variable of push_schema() granted with '*'.
 ScopeMap all_scopes();
 
+// The title of a decoded tasks row of push_schema() (its third column), or
+// nothing when the row is too short or its title is not text (null).
+std::optional<std::string> task_title(const storage::Row& values);
+
 class PushTest : public StorageTest {
  protected:
   void SetUp() override;

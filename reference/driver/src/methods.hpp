@@ -45,6 +45,9 @@ class CallScope {
   const Call* previous_;
 };
 
+// The handler of method "family.verb" is a file-private function named
+// family_verb (storage_open, tx_close): names stay unique across the method
+// files, which unity builds compile as one source.
 using Method = std::function<Json(const Fields& params)>;
 using MethodTable = std::map<std::string, Method, std::less<>>;
 
