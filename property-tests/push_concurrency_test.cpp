@@ -7,6 +7,12 @@
 // dense, one commit and one outcome per key, every delivery answered its
 // key's stored outcome, every row's versions a chain, no increment lost.
 //
+// PUSH-P4 plays the same workload with a hook at H3 (the locked recheck
+// found nothing: the delivery is the one that decides its key), whose calls,
+// in order, are the lock order. Replaying those deliveries one at a time in
+// that order on a fresh database must give every key the same stored outcome
+// and leave the same commits and rows.
+//
 // PUSH-P-NEG-REF, the negative control: hand-rolled increments that begin()
 // without the partition lock join the same workload. On PostgreSQL the search
 // must find a case the invariants reject (the test asserts that it does); on
@@ -26,6 +32,7 @@
 
 #include "harness/backend_gate.hpp"
 #include "harness/eventually.hpp"
+#include "harness/granted_options.hpp"
 #include "harness/push_fixtures.hpp"
 #include "harness/push_storage_fixtures.hpp"
 #include "property_run.hpp"
@@ -105,11 +112,11 @@ struct Answered {
 // played together, then the invariants checked through another storage.
 class Case {
  public:
-  Case(Backend backend, const Workload& plan) : plan_(plan) {
-    database_ = harness::create_test_database(backend);
-    schema_ = harness::compiled(harness::push_schema());
-    for (std::size_t i = 0; i < plan.size(); ++i) storages_.push_back(open());
-  }
+  // With `push_hooks`, every delivery that decides its key is logged in lock
+  // order (lock_order_violations).
+  Case(Backend backend, const Workload& plan,
+       std::optional<harness::CapabilityGrant> push_hooks = std::nullopt)
+      : Case(backend, plan, push_hooks, plan.size()) {}
 
   void play() {
     std::latch start(static_cast<std::ptrdiff_t>(plan_.size()));
@@ -127,6 +134,57 @@ class Case {
       });
     }
     for (auto& thread : threads) thread.join();
+  }
+
+  // P4: the deliveries of the lock-order log, replayed one at a time in that
+  // order on a fresh database, give every key the stored outcome it has here
+  // (status, seq, per-operation results) and the same commits and rows. Only
+  // for a case played with push_hooks and without unlocked increments.
+  std::string lock_order_violations() {
+    auto observer = open();
+    Case replay(backend_, plan_, std::nullopt, 1);
+    for (const auto& [session, index] : lock_order_) {
+      replay.play_delivery(*replay.storages_.front(), plan_[session][index], {});
+    }
+    auto replayed = replay.open();
+    std::string report;
+    const auto wrong = [&](const std::string& line) { report += "P4: " + line + "\n"; };
+    std::set<std::pair<std::string, std::string>> keys;
+    for (const auto& delivery : answered_) keys.insert({delivery.client_id, delivery.commit_id});
+    for (const auto& [client, commit_id] : keys) {
+      const auto here = observer->get_push_result(kPartition, client, commit_id);
+      const auto there = replayed->get_push_result(kPartition, client, commit_id);
+      if (here.has_value() != there.has_value() ||
+          (here && (here->status != there->status || here->commit_seq != there->commit_seq ||
+                    here->results != there->results))) {
+        wrong("the replay stored another outcome for " + commit_id);
+      }
+    }
+    const auto commits = observer->read_commit_window(kPartition, 0, 1'000);
+    const auto replayed_commits = replayed->read_commit_window(kPartition, 0, 1'000);
+    if (commits.size() != replayed_commits.size()) {
+      wrong(std::to_string(commits.size()) + " commits, " +
+            std::to_string(replayed_commits.size()) + " in the replay");
+    }
+    for (std::size_t i = 0; i < std::min(commits.size(), replayed_commits.size()); ++i) {
+      const auto& a = commits[i].entry;
+      const auto& b = replayed_commits[i].entry;
+      if (a.client_id != b.client_id || a.client_commit_id != b.client_commit_id ||
+          a.changes != b.changes) {
+        wrong("seq " + std::to_string(commits[i].commit_seq) + " is " + a.client_commit_id +
+              " here and " + b.client_commit_id + " in the replay, or their changes differ");
+      }
+    }
+    for (const std::string row_id : {"r1", "r2", "r3", "r4", kCounter}) {
+      const auto here = observer->get_row(kPartition, "tasks", row_id);
+      const auto there = replayed->get_row(kPartition, "tasks", row_id);
+      if (here.has_value() != there.has_value() ||
+          (here && (here->server_version != there->server_version ||
+                    here->scopes != there->scopes || here->payload != there->payload))) {
+        wrong("row " + row_id + " differs from the replay's");
+      }
+    }
+    return report;
   }
 
   // What the invariants find wrong, one line each; empty when they hold.
@@ -261,13 +319,12 @@ class Case {
     push::PushOptions options;
     options.clock = [] { return std::int64_t{1'000}; };
     options.row_validators["tasks"] = [this](const push::RowValidation& op) {
-      const auto* title = op.row && op.row->size() > 2 ? std::get_if<std::string>(&(*op.row)[2])
-                                                       : nullptr;
+      const auto title = op.row ? harness::task_title(*op.row) : std::nullopt;
       {
         std::lock_guard lock(mutex_);
-        ++validated_[title ? *title : ""];
+        ++validated_[title.value_or("")];
       }
-      if (title && *title == "bad") throw push::ValidationRejection("test.bad_title");
+      if (title == "bad") throw push::ValidationRejection("test.bad_title");
     };
     options.notify = [this](const push::CommitNotification& notification) {
       std::lock_guard lock(mutex_);
@@ -284,8 +341,8 @@ class Case {
   std::int64_t counter_value(storage::ServerStorage& storage) {
     const auto row = storage.get_row(kPartition, "tasks", kCounter);
     if (!row) return 0;
-    const auto values = candidate().rows().decode(schema_.find("tasks")->layout(), row->payload);
-    const auto* title = values.size() > 2 ? std::get_if<std::string>(&values[2]) : nullptr;
+    const auto title = harness::task_title(
+        candidate().rows().decode(schema_.find("tasks")->layout(), row->payload));
     return title ? std::stoll(*title) : -1;
   }
 
@@ -294,9 +351,38 @@ class Case {
     answered_.push_back(std::move(answered));
   }
 
+  // A case on a fresh database with `storages` storages of the candidate.
+  Case(Backend backend, const Workload& plan, std::optional<harness::CapabilityGrant> push_hooks,
+       std::size_t storages)
+      : plan_(plan), backend_(backend), push_hooks_(push_hooks) {
+    database_ = harness::create_test_database(backend);
+    schema_ = harness::compiled(harness::push_schema());
+    for (std::size_t i = 0; i < storages; ++i) storages_.push_back(open());
+  }
+
   void deliver(std::size_t session, std::size_t index) {
     const Delivery& delivery = plan_[session][index];
-    storage::ServerStorage& storage = *storages_[session];
+    if (delivery.kind == Kind::unlocked_increment) {
+      unlocked_increment(*storages_[session],
+                         "u" + std::to_string(session) + "-" + std::to_string(index));
+      return;
+    }
+    play_delivery(*storages_[session], delivery, [this, session, index] {
+      std::lock_guard lock(mutex_);
+      lock_order_.emplace_back(session, index);
+    });
+  }
+
+  // Plays a push or a registered increment through `storage`; `decided` runs
+  // when it reaches H3, the lock order (only with push_hooks_).
+  void play_delivery(storage::ServerStorage& storage, const Delivery& delivery,
+                     const std::function<void()>& decided) {
+    const auto with_lock_order_hook = [&](push::PushOptions& options) {
+      if (!push_hooks_ || !decided) return;
+      harness::install_push_hook(*push_hooks_, options, [decided](push::PushHookPoint point) {
+        if (point == push::PushHookPoint::after_locked_recheck) decided();
+      });
+    };
     const push::PushActor actor{kPartition, "user-1", harness::all_scopes()};
     Answered answered;
     try {
@@ -309,7 +395,9 @@ class Case {
               kPushClient, of.commit_id,
               {push::PushOperation{"tasks", of.row_id, push::OperationKind::upsert,
                                    task(of.row_id, of.title), of.base_version}}};
-          answered.answer = candidate().push().push(storage, schema_, actor, commit, options());
+          push::PushOptions push_options = options();
+          with_lock_order_hook(push_options);
+          answered.answer = candidate().push().push(storage, schema_, actor, commit, push_options);
           break;
         }
         case Kind::increment: {
@@ -319,6 +407,7 @@ class Case {
           answered.commit_id = R"(["inc","req)" + std::to_string(delivery.key) + R"("])";
           push::PushOptions carried;
           carried.clock = [] { return std::int64_t{1'000}; };
+          with_lock_order_hook(carried);
           answered.answer = candidate().commands().command(
               storage, schema_, actor, request,
               wire::DeclaredCommand{wire::DeclaredCommand::Kind::increment, kCounter, "p1"}, true,
@@ -326,8 +415,7 @@ class Case {
           break;
         }
         case Kind::unlocked_increment:
-          unlocked_increment(storage, session, index);
-          return;
+          throw std::logic_error("an unlocked increment is played by deliver");
       }
     } catch (const std::exception& error) {
       answered.threw = error.what();
@@ -340,10 +428,10 @@ class Case {
   // (or the database shows a session held back by a lock: waiting further
   // could deadlock), write the counter at the version read plus one, append,
   // store the result, commit. Its key is its own, so it never replays.
-  void unlocked_increment(storage::ServerStorage& storage, std::size_t session, std::size_t index) {
+  void unlocked_increment(storage::ServerStorage& storage, const std::string& commit_id) {
     Answered answered;
     answered.client_id = "hand";
-    answered.commit_id = "u" + std::to_string(session) + "-" + std::to_string(index);
+    answered.commit_id = commit_id;
     try {
       auto tx = storage.begin(kPartition);
       if (!tx) throw std::runtime_error("the candidate's begin returned no transaction");
@@ -352,7 +440,7 @@ class Case {
       if (stored) {
         const auto values =
             candidate().rows().decode(schema_.find("tasks")->layout(), stored->payload);
-        if (const auto* title = std::get_if<std::string>(&values[2])) count = std::stoll(*title);
+        if (const auto title = harness::task_title(values)) count = std::stoll(*title);
       }
       unlocked_read_.fetch_add(1);
       harness::eventually(
@@ -382,6 +470,8 @@ class Case {
   }
 
   const Workload& plan_;
+  Backend backend_;
+  std::optional<harness::CapabilityGrant> push_hooks_;
   std::unique_ptr<harness::TestDatabase> database_;
   storage::CompiledSchema schema_;
   std::vector<std::unique_ptr<storage::ServerStorage>> storages_;
@@ -391,6 +481,7 @@ class Case {
   std::map<std::int64_t, int> notified_;         // notifications by commit seq
   std::atomic<int> unlocked_read_{0};
   int unlocked_total_ = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> lock_order_;  // (session, index) at H3
 };
 
 // The candidate, the backend and the capabilities one case needs.
@@ -407,14 +498,16 @@ class PushConcurrency : public ::testing::TestWithParam<Backend> {
     SSP_SKIP_UNLESS_BACKEND_READY(candidate, GetParam());
   }
 
-  // The invariants over one generated workload.
-  std::function<void()> property(bool unlocked) {
+  // The invariants over one generated workload; with `push_hooks`, P4 too.
+  std::function<void()> property(bool unlocked,
+                                 std::optional<harness::CapabilityGrant> push_hooks = {}) {
     const Backend backend = GetParam();
-    return [backend, unlocked] {
+    return [backend, unlocked, push_hooks] {
       const Workload plan = *workload(unlocked);
-      Case played(backend, plan);
+      Case played(backend, plan, push_hooks);
       played.play();
-      const std::string wrong = played.violations();
+      std::string wrong = played.violations();
+      if (push_hooks) wrong += played.lock_order_violations();
       if (!wrong.empty()) RC_FAIL(wrong);  // names what broke; RapidCheck shows the workload
     };
   }
@@ -426,6 +519,15 @@ constexpr int kCases = 20;
 TEST_P(PushConcurrency, PUSH_P1_ConcurrentDeliveriesKeepSeqsKeysOutcomesVersionsAndCounts) {
   harness::record_spec("§2.1, §2.3, §6.3", "PUSH-P1");
   check_property(property(false), kCases);
+}
+
+// Each P4 case also replays its deliveries on a second fresh database.
+constexpr int kReplayCases = 10;
+
+TEST_P(PushConcurrency, PUSH_P4_ASerialReplayInLockOrderReproducesEveryOutcomeAndRow) {
+  harness::record_spec("§6.3, §6.8", "PUSH-P4");
+  SSP_GRANT_CAPABILITY(push_hooks, harness::current_candidate(), harness::Capability::push_hooks);
+  check_property(property(false, push_hooks), kReplayCases);
 }
 
 TEST_P(PushConcurrency, PUSH_P_NEG_REF_UnlockedIncrementsBreakTheInvariantsOnPostgresOnly) {
