@@ -4,6 +4,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 #include <string>
@@ -43,9 +44,11 @@ std::optional<std::string> find_counterexample(const std::function<void()>& prop
                                                int default_cases) {
   rc::detail::TestParams params = rc::detail::configuration().testParams;
   const char* configured = std::getenv("RC_PARAMS");
-  if (configured == nullptr || std::string(configured).find("max_success") == std::string::npos) {
-    params.maxSuccess = default_cases;
-  }
+  // A negative control claims a find within default_cases: RC_PARAMS may make
+  // the search longer, never shorter.
+  const bool counted = configured != nullptr &&
+                       std::string(configured).find("max_success") != std::string::npos;
+  params.maxSuccess = counted ? std::max(params.maxSuccess, default_cases) : default_cases;
   params.disableShrinking = true;  // a race found once need not be found smaller
   // A listener of its own: the counterexample a negative control exists to
   // find is no failure, so RapidCheck's default listener must not report it

@@ -22,7 +22,9 @@ void check_property(const std::function<void()>& property,
 
 // Searches `property` as check_property does, without shrinking, and returns
 // RapidCheck's report of the first counterexample, or nothing when every case
-// held. For a negative control, whose test asserts that the search finds one.
+// held. For a negative control, whose test asserts that the search finds one
+// within `default_cases`: a max_success in RC_PARAMS may raise the count,
+// never lower it.
 std::optional<std::string> find_counterexample(const std::function<void()>& property,
                                                int default_cases);
 
