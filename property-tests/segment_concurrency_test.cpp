@@ -2,15 +2,14 @@
 // time never lose a publication; IMPL-R46-REF holds the same race to our
 // pruning and record-time decisions (D1, D3). A property over 2–16 threads
 // released together by a latch, after earlier puts whose grants the race
-// prunes (or not) and with colliding puts among the racers; and one fixed
-// schedule built with PutGate that upstream's SQLite store (read before
-// taking the lock) gets wrong.
+// prunes (or not) and with colliding puts among the racers. The fixed race
+// that upstream's SQLite store (read before taking the lock) gets wrong is a
+// schedule: IMPL-R46 ReadInsideTheLock in spec-tests/schedules/put_locks.schedule.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <functional>
 #include <iterator>
@@ -21,7 +20,6 @@
 #include <thread>
 
 #include "harness/granted_options.hpp"
-#include "harness/put_gate.hpp"
 #include "harness/segment_fixtures.hpp"
 #include "property_run.hpp"
 #include "segment_case_database.hpp"
@@ -300,80 +298,6 @@ TEST_P(PropConcurrency, IMPL_R46_REF_ConcurrentPutsPruneExactlyTheExpiredGrants)
   // A quarter of the spec-level run's races: the same races, checked more
   // strictly; what they add is our decisions, not a lost publication.
   check_concurrent_puts(Strictness::reference, 25);
-}
-
-TEST_P(PropConcurrency, IMPL_R46_ReadInsideWriteLockSchedule) {
-  harness::record_spec("§5.1", "IMPL-R46");
-  SSP_GRANT_CAPABILITY(hooks, candidate(), harness::Capability::hooks);
-  // A holds the write lock, parked right after reading the record; B starts
-  // its put meanwhile. B must read only after A committed: reading before
-  // the lock (upstream SQLite) would make B write a record without A's grant.
-  harness::PutGate first_holds_lock(hooks, PutHookPoint::after_read);
-  harness::PutGate second_started(hooks, PutHookPoint::before_begin, /*parks=*/false);
-  // Memory has one store for both puts: hook points reach the second gate
-  // only once the first put is parked, so they can only be B's.
-  std::atomic<bool> first_parked{false};
-  const auto first_hook = first_holds_lock.hook();
-  const auto second_hook = second_started.hook();
-  SegmentStoreOptions first_options;
-  harness::install_put_hook(hooks, first_options, [&](PutHookPoint point) {
-    (first_parked ? second_hook : first_hook)(point);
-  });
-  SegmentStoreOptions second_options;
-  harness::install_put_hook(hooks, second_options, second_hook);
-
-  const bool shared = !candidate().persists(backend());
-  auto first_store = open(first_options);
-  auto second_store = shared ? nullptr : open(second_options);
-  SegmentStore& second = shared ? *first_store : *second_store;
-
-  const Bytes bytes = harness::payload("contended");
-  const SegmentMetadata a = with_digest(base_metadata(), "digest-a");
-  const SegmentMetadata b = with_digest(base_metadata(), "digest-b");
-  std::exception_ptr first_failure;
-  std::exception_ptr second_failure;
-  std::thread first_put([&] {
-    try {
-      first_store->put(a, bytes, kNow);
-    } catch (...) {
-      first_failure = std::current_exception();
-    }
-    first_holds_lock.give_up();  // a put that never reached the gate will not now
-  });
-  std::thread second_put;
-  const bool first_reached = first_holds_lock.wait_until_reached();
-  if (first_reached) {
-    first_parked = true;
-    second_put = std::thread([&] {
-      try {
-        second.put(b, bytes, kNow + 1);
-      } catch (...) {
-        second_failure = std::current_exception();
-      }
-      second_started.give_up();
-    });
-  }
-  const bool second_reached = first_reached && second_started.wait_until_reached();
-  first_holds_lock.release();
-  first_put.join();
-  if (second_put.joinable()) second_put.join();
-
-  ASSERT_TRUE(first_reached) << "put A never reached after_read (it ended first, or the watchdog "
-                               "fired)";
-  ASSERT_TRUE(second_reached) << "put B never reached before_begin (it ended first, or the "
-                                 "watchdog fired)";
-  if (first_failure) std::rethrow_exception(first_failure);
-  if (second_failure) std::rethrow_exception(second_failure);
-
-  const auto got = first_store->get(model_content_address(bytes));
-  ASSERT_TRUE(got);
-  const auto length = static_cast<std::int64_t>(bytes.size());
-  // Both grants, in whatever order the candidate lists them (SPEC orders neither, D4).
-  EXPECT_THAT(got->record.publications,
-              ::testing::UnorderedElementsAre(harness::fresh_publication(a, length, kNow),
-                                              harness::fresh_publication(b, length, kNow + 1)));
-  EXPECT_THAT(got->record.scope_digests, ::testing::UnorderedElementsAre("digest-b", "digest-a"));
-  EXPECT_EQ(got->record.metadata, b);
 }
 
 }  // namespace

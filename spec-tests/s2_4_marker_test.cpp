@@ -1,15 +1,10 @@
 // The server schema-version marker and the startup sequence around it
-// (design/storage.md §2.1–§2.3, §6 B-1 … B-4, B-8, B-9, B-11, B-12, §8 Q5
-// and Q6). B-10, the reference's readiness wrapper, is a self-test
+// (design/storage.md §2.1–§2.3, §6 B-1 … B-4, B-8, B-9, B-11, B-12, §8 Q5).
+// Q6, two startups at once, is a race: spec-tests/schedules/concurrent_startups.schedule.
+// B-10, the reference's readiness wrapper, is a self-test
 // (self-tests/server_readiness_test.cpp).
 #include <gmock/gmock.h>
 
-#include <future>
-#include <thread>
-
-#include "harness/granted_options.hpp"
-#include "harness/put_gate.hpp"
-#include "harness/require_found.hpp"
 #include "harness/storage_fixtures.hpp"
 
 namespace ssp::harness {
@@ -226,60 +221,6 @@ TEST_P(Marker, B_12_VersionEqualityIsNumeric) {
   ASSERT_TRUE(below);
   EXPECT_EQ(std::string(below->what()), newer_message(kMax, kMax - 1));
   EXPECT_EQ(dump(), before);
-}
-
-// Two processes bumping the schema at once: the second waits for the first's
-// lock, then finds the new marker and only verifies (Q6).
-TEST_P(Marker, Q6_ConcurrentStartupsSerializeOnTheMigrationLock) {
-  record_spec("§2.4", "Q6");
-  SSP_GRANT_CAPABILITY(hooks, candidate(), Capability::hooks);
-  storage().ensure_schema(example_compiled());
-  storage().upsert_row("acme", "tasks", task_row("t1", "p1", "x", false));
-  storage::ServerSchema bumped = example_schema();
-  bumped.version = 4;
-  bumped.tables[0].columns.push_back(
-      {"priority", storage::ColumnType::integer, true, {}, false, {}});
-
-  std::promise<void> first_locked, release_first, second_trying;
-  storage::ServerStorageOptions first_options;
-  install_ensure_hook(hooks, first_options, [&](storage::EnsureHookPoint point) {
-    if (point != storage::EnsureHookPoint::after_lock) return;
-    first_locked.set_value();
-    // Watchdog only: if the test ends early, the startup goes on, never hangs.
-    release_first.get_future().wait_for(kWatchdog);
-  });
-  storage::ServerStorageOptions second_options;
-  install_ensure_hook(hooks, second_options, [&](storage::EnsureHookPoint point) {
-    if (point == storage::EnsureHookPoint::before_lock) second_trying.set_value();
-  });
-  auto first = open(first_options);
-  auto second = open(second_options);
-  auto first_done =
-      std::async(std::launch::async, [&] { return first->ensure_schema(compiled(bumped)); });
-  ASSERT_EQ(first_locked.get_future().wait_for(kWatchdog), std::future_status::ready);
-  auto second_done =
-      std::async(std::launch::async, [&] { return second->ensure_schema(compiled(bumped)); });
-  ASSERT_EQ(second_trying.get_future().wait_for(kWatchdog), std::future_status::ready);
-  release_first.set_value();
-  const SchemaReport first_report = first_done.get();
-  const SchemaReport second_report = second_done.get();
-  EXPECT_EQ(first_report.action, SchemaReport::Action::migrated);
-  EXPECT_EQ(first_report.rewritten_rows, 1);
-  EXPECT_EQ(second_report.action, SchemaReport::Action::verified);
-  EXPECT_EQ(second_report.stored_version, 4);
-  // The worked example with the appended column after doc.
-  std::string bumped_layouts = kExampleLayoutsJson;
-  const std::string doc = R"({"name":"doc","type":"crdt","nullable":true})";
-  bumped_layouts.insert(bumped_layouts.find(doc) + doc.size(),
-                        R"(,{"name":"priority","type":"integer","nullable":true})");
-  EXPECT_EQ(marker(), "4|" + bumped_layouts);
-  // Re-encoded once, under the bumped layout: a trailing NULL.
-  const storage::Row values = current_candidate().rows().decode(
-      compiled(bumped).find("tasks")->layout(),
-      require_found(second->get_row("acme", "tasks", "t1"), "get_row(acme tasks t1)").payload);
-  ASSERT_EQ(values.size(), 7u);
-  EXPECT_TRUE(std::holds_alternative<std::monostate>(values[6]));
-  EXPECT_THAT(database().column_names("tasks"), ::testing::Contains("priority"));
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
-// The push races (SSP2 §6.3, §6.8; design notes push.md §3.2, §6.2), each a
-// schedule under spec-tests/schedules/ played through the candidate: one test
-// per permutation and backend, named after its requirement, its schedule and
-// its label, e.g. Race.PUSH_R10_S1_LostUpdate_Locked/postgres.
+// The races (SSP2 §6.3, §6.8 pushes and commands, §5.1 segment puts, §2.4
+// servers starting; design notes push.md §3.2, §6.2), each a schedule under
+// spec-tests/schedules/ played through the candidate: one test per
+// permutation and backend, named after its requirement, its schedule and its
+// label, e.g. Race.PUSH_R10_S1_LostUpdate_Locked/postgres.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,24 +44,23 @@ class Race : public ::testing::Test {
     }
     record_spec(sections, permutation_.requirement);
     Candidate& candidate = current_candidate();
-    for (const Capability needed : {Capability::server_storage, Capability::schema,
-                                    Capability::rows, Capability::push,
-                                    Capability::transactions}) {
-      SSP_REQUIRE_CAPABILITY(candidate, needed);
-    }
-    if (schedule_runs_a_command(schedule_)) SSP_REQUIRE_CAPABILITY(candidate, Capability::commands);
-    std::optional<CapabilityGrant> push_hooks;
-    if (schedule_parks_a_push(schedule_)) {
-      SSP_GRANT_CAPABILITY(grant_of_hooks, candidate, Capability::push_hooks);
-      push_hooks = grant_of_hooks;
-    }
+    const std::vector<Capability> needed = capabilities_needed(schedule_);
+    for (const Capability capability : needed) SSP_REQUIRE_CAPABILITY(candidate, capability);
     SSP_SKIP_UNLESS_BACKEND_READY(candidate, backend_);
     const auto database = create_test_database(backend_);
     ASSERT_NE(database, nullptr);
-    const storage::CompiledSchema schema = compiled(push_schema());
+    // Compiled by the candidate where the schedule works on rows.
+    const bool on_rows =
+        std::find(needed.begin(), needed.end(), Capability::schema) != needed.end();
+    const storage::CompiledSchema schema =
+        on_rows ? compiled(push_schema()) : storage::CompiledSchema{};
+    const storage::CompiledSchema next_schema =
+        on_rows ? compiled(next_push_schema()) : storage::CompiledSchema{};
     const PlayedPermutation played = play_permutation(
         schedule_, permutation_,
-        ScheduleStage{candidate, *database, schema, push_hooks, kRaceWatchdog});
+        ScheduleStage{candidate, *database, schema, next_schema,
+                      optional_grant(candidate, Capability::push_hooks),
+                      optional_grant(candidate, Capability::hooks), kRaceWatchdog});
 
     std::string transcript = permutation_.written + "\n";
     for (const auto& line : played.transcript) transcript += "  " + line + "\n";

@@ -54,6 +54,9 @@ TEST(ScheduleFormat, HARNESS_38_AMalformedScheduleIsRefusedNamingItsLine) {
               StartsWith("bad.schedule:4: step c_a: unknown verb \"fly\""));
   EXPECT_THAT(syntax_error_of("schedule S\nsetup table t1\n"),
               StartsWith("bad.schedule:2: unknown setup \"table\""));
+  EXPECT_THAT(syntax_error_of("schedule S\nsession c x\nstep c_a put d1 bytes\nstep c_b begin\n"),
+              StartsWith("bad.schedule:4: session c mixes segment steps (put, get) with storage "
+                         "steps"));
   // Every schedule of the project parses.
   const auto schedules = load_schedules(schedules_directory());
   EXPECT_GE(schedules.size(), 10u);
@@ -64,9 +67,10 @@ PlayedPermutation play_on_sqlite(const std::string& text) {
   const Schedule schedule = parse_schedule(text, "tiny.schedule");
   const auto database = create_test_database(Backend::sqlite);
   const storage::CompiledSchema schema = compiled(push_schema());
+  const storage::CompiledSchema next_schema = compiled(next_push_schema());
   return play_permutation(schedule, schedule.permutations.front(),
-                          ScheduleStage{reference_candidate(), *database, schema, std::nullopt,
-                                        std::chrono::seconds(20)});
+                          ScheduleStage{reference_candidate(), *database, schema, next_schema,
+                                        std::nullopt, std::nullopt, std::chrono::seconds(20)});
 }
 
 TEST(ScheduleRunner, HARNESS_39_APlayThatGoesOtherThanWrittenFails) {

@@ -5,9 +5,11 @@
 #include <sstream>
 
 #include "harness/granted_options.hpp"
-#include "harness/push_fixtures.hpp"
 #include "harness/harness_error.hpp"
+#include "harness/push_fixtures.hpp"
 #include "harness/require_found.hpp"
+#include "harness/segment_fixtures.hpp"
+#include "wire/hook_points.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -46,6 +48,31 @@ std::vector<std::string> comma_list(const std::string& text) {
 
 StepAnswer ok() { return StepAnswer{"ok", "", false}; }
 
+bool runs(const Schedule& schedule, const ScheduleSession& session, std::string_view verb) {
+  return std::any_of(session.steps.begin(), session.steps.end(),
+                     [&](const std::string& step) { return schedule.step(step).words[0] == verb; });
+}
+
+// Whether `point` is a hook point a step of `verb` can park at, as schedules
+// spell them: H0 … H6 for a push or command, the wire names for the others.
+bool parks_at(const std::string& verb, const std::string& point) {
+  if (verb == "put") return wire::put_hook_point_from_name(point).has_value();
+  if (verb == "ensure") return wire::ensure_hook_point_from_name(point).has_value();
+  return hook_point_named(point).has_value();
+}
+
+std::string schema_report_text(const storage::SchemaReport& report) {
+  switch (report.action) {
+    case storage::SchemaReport::Action::migrated:
+      return "migrated rewritten " + std::to_string(report.rewritten_rows);
+    case storage::SchemaReport::Action::verified:
+      return "verified";
+    case storage::SchemaReport::Action::memoized:
+      return "memoized";
+  }
+  return "an action of no known kind";
+}
+
 }  // namespace
 
 std::string push_answer_text(const push::PushAnswer& answer) {
@@ -79,23 +106,57 @@ std::string row_text(Candidate& candidate, const storage::CompiledSchema& schema
          " project " + (scope == row->scopes.end() ? "-" : scope->second);
 }
 
+std::string segment_text(const std::optional<StoredSegment>& segment) {
+  if (!segment) return "absent";
+  std::vector<std::string> digests;
+  for (const auto& publication : segment->record.publications) {
+    digests.push_back(publication.metadata.scope_digest);
+  }
+  std::sort(digests.begin(), digests.end());
+  std::string text = "digests";
+  for (const auto& digest : digests) text += " " + digest;
+  return text;
+}
+
 // Where one step's answer goes; guarded by the session's mutex.
 struct PlayedSession::Slot {
   std::optional<StepAnswer> answer;
 };
 
-PlayedSession::PlayedSession(const Setting& setting, const ScheduleSession& declaration)
+PlayedSession::PlayedSession(const Setting& setting, const Schedule& schedule,
+                             const ScheduleSession& declaration)
     : setting_(setting), name_(declaration.name) {
-  storage_ = require_opened(
-      setting_.candidate.open_server_storage(setting_.location, storage::ServerStorageOptions{}),
-      "server storage for session " + name_);
-  storage_->ensure_schema(setting_.schema);
+  // Hooks go in whenever the test holds the grant: it asks for one only when
+  // the schedule parks somewhere.
+  if (runs(schedule, declaration, "put") || runs(schedule, declaration, "get")) {
+    SegmentStoreOptions options;
+    if (setting_.hooks) {
+      install_put_hook(*setting_.hooks, options, [this](PutHookPoint point) {
+        on_hook(std::string(wire::put_hook_point_name(point)));
+      });
+    }
+    store_ = require_opened(setting_.candidate.open_segment_store(setting_.location, options),
+                            "segment store for session " + name_);
+    return;
+  }
+  const bool starts_a_server = runs(schedule, declaration, "ensure");
+  storage::ServerStorageOptions options;
+  if (starts_a_server && setting_.hooks) {
+    install_ensure_hook(*setting_.hooks, options, [this](storage::EnsureHookPoint point) {
+      on_hook(std::string(storage::ensure_hook_point_name(point)));
+    });
+  }
+  storage_ = require_opened(setting_.candidate.open_server_storage(setting_.location, options),
+                            "server storage for session " + name_);
+  if (!starts_a_server) storage_->ensure_schema(setting_.schema);
 }
 
 PlayedSession::~PlayedSession() {
   release();
   for (auto& thread : threads_) thread.join();
   tx_.reset();
+  storage_.reset();
+  store_.reset();
 }
 
 void PlayedSession::start(const ScheduleStep& step) {
@@ -108,6 +169,8 @@ void PlayedSession::start(const ScheduleStep& step) {
   const auto& words = step.words;
   if (words[0] == "push") return start_push(step, slot);
   if (words[0] == "command") return start_command(step, slot);
+  if (words[0] == "ensure") return start_ensure(step, slot);
+  if (words[0] == "put") return start_put(step, slot);
   if (words[0] == "resume") return resume(words, slot);
   threads_.emplace_back([this, step, slot] {
     StepAnswer answer;
@@ -143,10 +206,19 @@ void PlayedSession::release() {
 
 StepAnswer PlayedSession::run(const ScheduleStep& step) {
   if (ended_) return StepAnswer{"skipped", "the recheck found the stored result", false};
+  if (step.words[0] == "get") {
+    if (!store_ || step.words.size() < 2) {
+      throw HarnessError("schedule: get needs a SEGMENT-ID, in a session of segments");
+    }
+    return StepAnswer{segment_text(store_->get(step.words[1])), "", false};
+  }
   return run_transaction_step(step.words);
 }
 
 storage::PushTransaction& PlayedSession::transaction() {
+  if (!storage_) {
+    throw HarnessError("schedule: session " + name_ + " is one of segments: it has no storage");
+  }
   if (!tx_) throw HarnessError("schedule: session " + name_ + " has no transaction (begin first)");
   return *tx_;
 }
@@ -245,18 +317,18 @@ StepAnswer PlayedSession::recheck(const std::string& commit_id) {
   return StepAnswer{"found rejected", "", false};
 }
 
-void PlayedSession::on_hook(PushHookPoint point) {
+void PlayedSession::on_hook(const std::string& point) {
   std::unique_lock lock(mutex_);
   if (park_at_ != point) return;
   park_at_.reset();
   parked_ = true;
-  slot_->answer = StepAnswer{"parked at " + hook_point_word(point), "", false};
+  slot_->answer = StepAnswer{"parked at " + point, "", false};
   changed_.notify_all();
   changed_.wait(lock, [&] { return !parked_ || released_; });
   if (parked_) {
     parked_ = false;
-    throw HarnessError("the schedule ended while session " + name_ + "'s push was parked at " +
-                       hook_point_word(point));
+    throw HarnessError("the schedule ended while session " + name_ + "'s call was parked at " +
+                       point);
   }
 }
 
@@ -359,26 +431,64 @@ void PlayedSession::start_call(const std::vector<std::string>& words,
   options.new_cache_identity = [this, call_number] {
     return "identity-" + name_ + "-" + std::to_string(call_number);
   };
-  if (const auto park = word_after(words, "park")) {
-    const auto point = hook_point_named(*park);
-    if (!point) return fail_now(slot, "schedule: \"" + *park + "\" is not a hook point (H0 … H6)");
+  if (word_after(words, "park")) {
     if (!setting_.push_hooks) return fail_now(slot, "schedule: park needs the push_hooks grant");
-    {
-      std::lock_guard lock(mutex_);
-      park_at_ = point;
-    }
-    install_push_hook(*setting_.push_hooks, options, [this](PushHookPoint reached) {
-      on_hook(reached);
-    });
+    install_push_hook(*setting_.push_hooks, options,
+                      [this](PushHookPoint reached) { on_hook(hook_point_word(reached)); });
   }
-  threads_.emplace_back([this, call = std::move(call), options] {
+  start_parkable(words, slot, [call = std::move(call), options] {
+    try {
+      return StepAnswer{push_answer_text(call(options)), "", false};
+    } catch (const push::OperationError& refused) {
+      return StepAnswer{"fails " + refused.code(), refused.what(), true};
+    } catch (const push::PushRequestError& refused) {
+      return StepAnswer{"fails " + refused.code(), refused.what(), true};
+    }
+  });
+}
+
+void PlayedSession::start_ensure(const ScheduleStep& step, std::shared_ptr<Slot> slot) {
+  // ensure [next] [park POINT]
+  const bool next = std::find(step.words.begin(), step.words.end(), "next") != step.words.end();
+  start_parkable(step.words, slot, [this, next] {
+    return StepAnswer{
+        schema_report_text(storage_->ensure_schema(next ? setting_.next_schema : setting_.schema)),
+        "", false};
+  });
+}
+
+void PlayedSession::start_put(const ScheduleStep& step, std::shared_ptr<Slot> slot) {
+  // put DIGEST PAYLOAD [park POINT]: each put of the session a millisecond later.
+  const auto& words = step.words;
+  if (words.size() < 3) return fail_now(slot, "schedule: put needs DIGEST PAYLOAD");
+  const std::int64_t now = kNow + ++calls_;
+  start_parkable(
+      words, slot,
+      [this, metadata = with_digest(base_metadata(), words[1]), bytes = payload(words[2]), now] {
+        store_->put(metadata, bytes, now);
+        return ok();
+      });
+}
+
+void PlayedSession::start_parkable(const std::vector<std::string>& words,
+                                   const std::shared_ptr<Slot>& slot,
+                                   std::function<StepAnswer()> run) {
+  if (const auto park = word_after(words, "park")) {
+    if (!parks_at(words[0], *park)) {
+      return fail_now(slot, "schedule: a " + words[0] + " cannot park at \"" + *park + "\"");
+    }
+    // A push or command has its hook installed by now (start_call).
+    if ((words[0] == "put" || words[0] == "ensure") && !setting_.hooks) {
+      return fail_now(slot, "schedule: park needs the hooks grant");
+    }
+    std::lock_guard lock(mutex_);
+    park_at_ = park;
+  }
+  call_verb_ = words[0];
+  threads_.emplace_back([this, run = std::move(run)] {
     StepAnswer answer;
     try {
-      answer = StepAnswer{push_answer_text(call(options)), "", false};
-    } catch (const push::OperationError& refused) {
-      answer = StepAnswer{"fails " + refused.code(), refused.what(), true};
-    } catch (const push::PushRequestError& refused) {
-      answer = StepAnswer{"fails " + refused.code(), refused.what(), true};
+      answer = run();
     } catch (const std::exception& error) {
       answer = StepAnswer{"fails", error.what(), true};
     }
@@ -393,11 +503,18 @@ void PlayedSession::start_call(const std::vector<std::string>& words,
 void PlayedSession::resume(const std::vector<std::string>& words, std::shared_ptr<Slot> slot) {
   std::lock_guard lock(mutex_);
   if (!parked_) {
-    slot->answer = StepAnswer{"fails", "schedule: session " + name_ + " has no parked push", true};
+    slot->answer = StepAnswer{"fails", "schedule: session " + name_ + " has no parked call", true};
     step_running_ = false;
     return;
   }
-  if (const auto park = word_after(words, "park")) park_at_ = hook_point_named(*park);
+  const auto park = word_after(words, "park");
+  if (park && !parks_at(call_verb_, *park)) {
+    slot->answer = StepAnswer{
+        "fails", "schedule: a " + call_verb_ + " cannot park at \"" + *park + "\"", true};
+    step_running_ = false;
+    return;
+  }
+  park_at_ = park;
   parked_ = false;
   changed_.notify_all();
 }

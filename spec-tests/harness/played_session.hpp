@@ -1,8 +1,14 @@
-// One session of a schedule being played (schedule.hpp): a server storage of
-// its own, which the candidate opened (its own connection, or its own driver
-// process), its steps each run on a thread of their own so that one can wait
-// for a lock while the others go on, and what a hand-rolled command keeps
-// between its steps (the transaction, the rows it read, the changes it wrote).
+// One session of a schedule being played (schedule.hpp): a server storage or
+// a segment store of its own, which the candidate opened (its own connection,
+// or its own driver process), its steps each run on a thread of their own so
+// that one can wait for a lock while the others go on, and what a hand-rolled
+// command keeps between its steps (the transaction, the rows it read, the
+// changes it wrote).
+//
+// What a session opens follows from its steps: a session that puts or gets
+// opens a segment store; one that runs `ensure` opens a server storage and leaves the
+// schema to that step (a server starting); any other opens a server storage
+// and ensures the schema first.
 //
 // The steps a session understands (docs/races.md lists them for readers):
 //   begin [PARTITION] [locked]     storage.begin, no lock (acme unless named);
@@ -20,7 +26,15 @@
 //   command OPERATION REQUEST KIND [row R] [project P] [client C] [as ACTOR] [unauthorized] [park Hn]
 //       a registered command of the declared vocabulary (wire/declared_command.hpp);
 //       KIND `unregistered` registers none
-//   resume [park Hn]               lets the parked push or command go on
+//   ensure [next] [park POINT]     ensure_schema of the push schema (`next`: its
+//                                  next version, tasks with one more column);
+//                                  POINT before_lock | after_lock | before_commit
+//   put DIGEST PAYLOAD [park POINT]
+//                                  a segment put of the bytes PAYLOAD under scope
+//                                  digest DIGEST; POINT before_begin | after_read |
+//                                  before_commit
+//   get SEGMENT-ID                 a segment store get; answers as `segment` is observed
+//   resume [park POINT]            lets the parked push, command, ensure or put go on
 //                                  (to the next park, or its end)
 #pragma once
 
@@ -60,18 +74,26 @@ std::string push_answer_text(const push::PushAnswer& answer);
 std::string row_text(Candidate& candidate, const storage::CompiledSchema& schema,
                      const std::optional<storage::StoredRow>& row);
 
+// Renders a stored segment as schedules expect it: "digests digest-a
+// digest-b", the scope digest of each publication, sorted (SPEC orders
+// publications nowhere), or "absent".
+std::string segment_text(const std::optional<StoredSegment>& segment);
+
 class PlayedSession {
  public:
   struct Setting {
     Candidate& candidate;
     DatabaseLocation location;
-    const storage::CompiledSchema& schema;  // push_schema(), compiled by the candidate
-    std::optional<CapabilityGrant> push_hooks;  // needed by `park`
+    const storage::CompiledSchema& schema;       // push_schema(), compiled by the candidate
+    const storage::CompiledSchema& next_schema;  // its next version, for `ensure next`
+    std::optional<CapabilityGrant> push_hooks;   // needed to park a push or command
+    std::optional<CapabilityGrant> hooks;        // needed to park an ensure or put
   };
 
-  // Opens the session's storage and ensures the schema. Throws what the
-  // candidate throws; fails the test when it opens nothing.
-  PlayedSession(const Setting& setting, const ScheduleSession& declaration);
+  // Opens the session's storage or store (above). Throws what the candidate
+  // throws; fails the test when it opens nothing.
+  PlayedSession(const Setting& setting, const Schedule& schedule,
+                const ScheduleSession& declaration);
   // release(), then waits for the session's threads.
   ~PlayedSession();
   PlayedSession(const PlayedSession&) = delete;
@@ -103,19 +125,29 @@ class PlayedSession {
   using Call = std::function<push::PushAnswer(push::PushOptions)>;
   void start_push(const ScheduleStep& step, std::shared_ptr<Slot> slot);
   void start_command(const ScheduleStep& step, std::shared_ptr<Slot> slot);
+  void start_ensure(const ScheduleStep& step, std::shared_ptr<Slot> slot);
+  void start_put(const ScheduleStep& step, std::shared_ptr<Slot> slot);
   // Runs `call` on a thread of its own with the step's options (a fixed
   // clock, an identity per call, and its park), answering into the slot.
   void start_call(const std::vector<std::string>& words, const std::shared_ptr<Slot>& slot,
                   Call call);
+  // Runs `run` on a thread of its own, to park at the step's `park POINT`
+  // when a hook reaches it; the answer goes to the slot of the session's
+  // latest step (the step's own, or the last resume's).
+  void start_parkable(const std::vector<std::string>& words, const std::shared_ptr<Slot>& slot,
+                      std::function<StepAnswer()> run);
   void fail_now(const std::shared_ptr<Slot>& slot, const std::string& problem);
   push::PushActor actor_of(const std::vector<std::string>& words) const;
   void resume(const std::vector<std::string>& words, std::shared_ptr<Slot> slot);
   storage::PushTransaction& transaction();
-  void on_hook(push::PushHookPoint point);
+  // Parks the calling thread when `point` is where the session's call is to
+  // park, until resume() or release(). Points are named as schedules spell them.
+  void on_hook(const std::string& point);
 
   Setting setting_;
   std::string name_;
-  std::unique_ptr<storage::ServerStorage> storage_;
+  std::unique_ptr<storage::ServerStorage> storage_;  // all but a session of segments
+  std::unique_ptr<SegmentStore> store_;              // a session that puts or gets
 
   // A hand-rolled command's state; used by one step at a time.
   std::unique_ptr<storage::PushTransaction> tx_;
@@ -128,8 +160,9 @@ class PlayedSession {
   std::condition_variable changed_;
   std::shared_ptr<Slot> slot_;  // where the running step's answer goes
   bool step_running_ = false;
-  // The push of this session, when it is parked or heading for a park.
-  std::optional<push::PushHookPoint> park_at_;
+  // Where the call of this session is to park, while it heads for a park.
+  std::optional<std::string> park_at_;
+  std::string call_verb_;  // the step that started the call: push, command, ensure or put
   bool parked_ = false;
   bool released_ = false;
   int calls_ = 0;

@@ -72,6 +72,13 @@ storage::ServerSchema push_schema() {
   return storage::ServerSchema{1, {tasks, members, docs}};
 }
 
+storage::ServerSchema next_push_schema() {
+  storage::ServerSchema next = push_schema();
+  next.version = 2;
+  next.tables[0].columns.push_back({"priority", ColumnType::integer, true, {}, false, {}});
+  return next;
+}
+
 ScopeMap all_scopes() {
   return {{"project_id", {"*"}}, {"org_id", {"*"}}, {"team_id", {"*"}}};
 }

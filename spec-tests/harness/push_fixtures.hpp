@@ -27,6 +27,10 @@ namespace ssp::harness {
 //  - docs(id, org_id, team_id, body?), key id, scopes org:{org_id} and team:{team_id}.
 storage::ServerSchema push_schema();
 
+// push_schema() at version 2: tasks gains a nullable integer column priority
+// after done, so starting on it migrates and rewrites every tasks row.
+storage::ServerSchema next_push_schema();
+
 // Every scope variable of push_schema() granted with '*'.
 ScopeMap all_scopes();
 

@@ -107,13 +107,21 @@ class ScheduleParser {
   void step(const std::vector<std::string>& words) {
     expect_words(words, 3, "step NAME WHAT …");
     // The verbs a session plays (played_session.hpp).
-    static const std::set<std::string> kVerbs = {"begin",   "lock",     "read",   "write",
-                                                 "append",  "put-result", "recheck", "commit",
-                                                 "rollback", "push",    "command", "resume"};
+    static const std::set<std::string> kVerbs = {
+        "begin",    "lock", "read",    "write",  "append", "put-result", "recheck", "commit",
+        "rollback", "push", "command", "ensure", "put",    "get",        "resume"};
     if (kVerbs.count(words[2]) == 0) fail("step " + words[1] + ": unknown verb \"" + words[2] + "\"");
     if (schedule_.sessions.empty()) fail("step " + words[1] + " comes before any session");
     if (schedule_.steps.count(words[1]) != 0) fail("step " + words[1] + " is declared twice");
     ScheduleSession& owner = schedule_.sessions.back();
+    // A session opens a segment store or a server storage, never both.
+    const auto of_segments = [](const std::string& verb) { return verb == "put" || verb == "get"; };
+    for (const auto& earlier : owner.steps) {
+      const std::string& verb = schedule_.steps.at(earlier).words[0];
+      if (verb != "resume" && words[2] != "resume" && of_segments(verb) != of_segments(words[2])) {
+        fail("session " + owner.name + " mixes segment steps (put, get) with storage steps");
+      }
+    }
     owner.steps.push_back(words[1]);
     schedule_.steps.emplace(words[1],
                             ScheduleStep{words[1], owner.name, {words.begin() + 2, words.end()}});
@@ -178,7 +186,7 @@ class ScheduleParser {
     if (schedule_.permutations.empty()) fail("expect comes before any permutation");
     expect_words(words, 3, "expect SUBJECT ANSWER");
     // A subject is a step name, or a kind of observation with its argument.
-    static const std::set<std::string> kTwoWordSubjects = {"row", "changes", "commits"};
+    static const std::set<std::string> kTwoWordSubjects = {"row", "changes", "commits", "segment"};
     const std::size_t subject_words = kTwoWordSubjects.count(words[1]) != 0 ? 2 : 1;
     if (subject_words == 1 && schedule_.steps.count(words[1]) == 0 && words[1] != "seqs" &&
         words[1] != "failed-sessions") {

@@ -17,9 +17,15 @@ constexpr const char* kPartition = "acme";
 
 // Where the sessions connect: the test's database, with the schedule's
 // `setup isolation LEVEL` as every PostgreSQL session's default (libpq's
-// options parameter), as if the database had been configured so.
+// options parameter), as if the database had been configured so. On
+// PostgreSQL every session's connection carries the test's schema as its
+// application_name, by which the database shows it waiting whatever lock it
+// waits for (TestDatabase::shows_lock_waits).
 DatabaseLocation session_location(const Schedule& schedule, const DatabaseLocation& base) {
   DatabaseLocation location = base;
+  if (location.backend == Backend::postgres) {
+    location.pg_dsn += " application_name=" + location.pg_schema;
+  }
   for (const auto& words : schedule.setup) {
     if (words[0] != "isolation" || location.backend != Backend::postgres) continue;
     std::string level;
@@ -29,8 +35,22 @@ DatabaseLocation session_location(const Schedule& schedule, const DatabaseLocati
   return location;
 }
 
+// The schema the database holds once every step has run: the next version
+// where a step ensures it.
+const storage::CompiledSchema& final_schema(const Schedule& schedule, const ScheduleStage& stage) {
+  for (const auto& [name, step] : schedule.steps) {
+    if (step.words[0] == "ensure" &&
+        std::find(step.words.begin(), step.words.end(), "next") != step.words.end()) {
+      return stage.next_schema;
+    }
+  }
+  return stage.schema;
+}
+
 // `setup row ID version N title T project P`: written through a storage of
-// the candidate's, without a commit (the race starts from it).
+// the candidate's, without a commit (the race starts from it). Nothing is
+// opened when there are none: a race of servers starting begins from an
+// empty database, and one of puts needs no storage.
 void seed_rows(const Schedule& schedule, const ScheduleStage& stage) {
   std::vector<storage::StoredRow> rows;
   for (const auto& words : schedule.setup) {
@@ -43,10 +63,10 @@ void seed_rows(const Schedule& schedule, const ScheduleStage& stage) {
                                       std::stoll(word_after(words, "version").value_or("1")),
                                       {{"project_id", project}}, payload});
   }
+  if (rows.empty()) return;
   auto storage = require_opened(
       stage.candidate.open_server_storage(stage.database.location(), {}), "server storage");
   storage->ensure_schema(stage.schema);
-  if (rows.empty()) return;
   auto tx = storage->begin(kPartition);
   if (!tx) throw std::runtime_error("the candidate's begin returned no transaction");
   tx->lock_partition_for_push();
@@ -62,11 +82,13 @@ class Play {
  public:
   Play(const Schedule& schedule, const Permutation& permutation, const ScheduleStage& stage)
       : schedule_(schedule), permutation_(permutation), stage_(stage) {
-    const PlayedSession::Setting setting{stage.candidate,
-                                         session_location(schedule, stage.database.location()),
-                                         stage.schema, stage.push_hooks};
+    const PlayedSession::Setting setting{
+        stage.candidate,  session_location(schedule, stage.database.location()),
+        stage.schema,     stage.next_schema,
+        stage.push_hooks, stage.hooks};
     for (const auto& declaration : schedule.sessions) {
-      sessions_.emplace(declaration.name, std::make_unique<PlayedSession>(setting, declaration));
+      sessions_.emplace(declaration.name,
+                        std::make_unique<PlayedSession>(setting, schedule, declaration));
     }
   }
 
@@ -224,49 +246,59 @@ class Play {
   PlayedPermutation* played_ = nullptr;
 };
 
-// What the database holds after the race, read through a storage of the
-// candidate's, for one expectation's subject.
+// What the database holds after the race, read through a storage or store
+// of the candidate's, for one expectation's subject. Each is opened at the
+// first subject that needs it.
 class Observer {
  public:
-  explicit Observer(const ScheduleStage& stage)
-      : stage_(stage),
-        storage_(require_opened(
-            stage.candidate.open_server_storage(stage.database.location(), {}),
-            "server storage")) {
-    storage_->ensure_schema(stage.schema);
-    commits_ = storage_->read_commit_window(kPartition, 0, 1'000);
-  }
+  Observer(const Schedule& schedule, const ScheduleStage& stage)
+      : stage_(stage), schema_(final_schema(schedule, stage)) {}
 
-  // The database subjects: row, changes, commits, seqs.
+  // The database subjects: row, changes, commits, seqs, segment.
   std::string observe(const std::string& subject) {
     const auto space = subject.find(' ');
     const std::string kind = subject.substr(0, space);
     const std::string argument = space == std::string::npos ? "" : subject.substr(space + 1);
     if (kind == "row") {
-      return row_text(stage_.candidate, stage_.schema,
-                      storage_->get_row(kPartition, "tasks", argument));
+      return row_text(stage_.candidate, schema_, storage().get_row(kPartition, "tasks", argument));
     }
     if (kind == "changes") return changes_of(argument);
     if (kind == "commits") {
-      return std::to_string(std::count_if(commits_.begin(), commits_.end(), [&](const auto& c) {
+      const auto& all = commits();
+      return std::to_string(std::count_if(all.begin(), all.end(), [&](const auto& c) {
         return c.entry.client_commit_id == argument;
       }));
     }
     if (kind == "seqs") {
       std::string seqs;
-      for (const auto& commit : commits_) {
+      for (const auto& commit : commits()) {
         seqs += (seqs.empty() ? "" : " ") + std::to_string(commit.commit_seq);
       }
       return seqs.empty() ? "none" : seqs;
     }
+    if (kind == "segment") return segment_of(argument);
     throw HarnessError("schedule: unknown subject \"" + subject + "\"");
   }
 
  private:
+  storage::ServerStorage& storage() {
+    if (!storage_) {
+      storage_ = require_opened(
+          stage_.candidate.open_server_storage(stage_.database.location(), {}), "server storage");
+      storage_->ensure_schema(schema_);
+    }
+    return *storage_;
+  }
+
+  const std::vector<storage::Commit>& commits() {
+    if (!commits_) commits_ = storage().read_commit_window(kPartition, 0, 1'000);
+    return *commits_;
+  }
+
   // "versions 4 4": the rowVersion of every upsert change of the row, in seq order.
-  std::string changes_of(const std::string& row_id) const {
+  std::string changes_of(const std::string& row_id) {
     std::string versions;
-    for (const auto& commit : commits_) {
+    for (const auto& commit : commits()) {
       for (const auto& change : commit.entry.changes) {
         if (change.row_id != row_id || !change.row_version) continue;
         versions += " " + std::to_string(*change.row_version);
@@ -275,9 +307,19 @@ class Observer {
     return versions.empty() ? "none" : "versions" + versions;
   }
 
+  std::string segment_of(const std::string& segment_id) {
+    if (!store_) {
+      store_ = require_opened(stage_.candidate.open_segment_store(stage_.database.location(), {}),
+                              "segment store");
+    }
+    return segment_text(store_->get(segment_id));
+  }
+
   const ScheduleStage& stage_;
+  const storage::CompiledSchema& schema_;
   std::unique_ptr<storage::ServerStorage> storage_;
-  std::vector<storage::Commit> commits_;
+  std::unique_ptr<SegmentStore> store_;
+  std::optional<std::vector<storage::Commit>> commits_;
 };
 
 }  // namespace
@@ -296,7 +338,7 @@ PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& 
   }  // every session released and closed before the database is read
   if (!played.problems.empty()) return played;
 
-  Observer observer(stage);
+  Observer observer(schedule, stage);
   for (const auto& expectation : permutation.expectations) {
     std::string seen;
     if (expectation.subject == "failed-sessions") {
@@ -316,18 +358,55 @@ PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& 
   return played;
 }
 
-bool schedule_parks_a_push(const Schedule& schedule) {
-  for (const auto& [name, step] : schedule.steps) {
-    if (std::find(step.words.begin(), step.words.end(), "park") != step.words.end()) return true;
+std::vector<Capability> capabilities_needed(const Schedule& schedule) {
+  std::vector<Capability> needed;
+  const auto need = [&needed](std::initializer_list<Capability> capabilities) {
+    for (const Capability capability : capabilities) {
+      if (std::find(needed.begin(), needed.end(), capability) == needed.end()) {
+        needed.push_back(capability);
+      }
+    }
+  };
+  // Rows of tasks, written or read through a server storage.
+  const auto need_rows = [&need] {
+    need({Capability::server_storage, Capability::schema, Capability::rows});
+  };
+  for (const auto& words : schedule.setup) {
+    if (words[0] != "row") continue;
+    need_rows();
+    need({Capability::transactions});
   }
-  return false;
-}
-
-bool schedule_runs_a_command(const Schedule& schedule) {
   for (const auto& [name, step] : schedule.steps) {
-    if (step.words[0] == "command") return true;
+    const std::string& verb = step.words[0];
+    const bool parks = word_after(step.words, "park").has_value();
+    if (verb == "put" || verb == "get") {
+      need({Capability::segment_store});
+      if (parks) need({Capability::hooks});
+    } else if (verb == "ensure") {
+      need_rows();
+      if (parks) need({Capability::hooks});
+    } else if (verb == "push" || verb == "command") {
+      need_rows();
+      need({Capability::push});
+      if (verb == "command") need({Capability::commands});
+      if (parks) need({Capability::push_hooks});
+    } else if (verb != "resume") {  // a step of a hand-rolled transaction
+      need_rows();
+      need({Capability::transactions});
+    }
   }
-  return false;
+  for (const auto& permutation : schedule.permutations) {
+    for (const auto& expectation : permutation.expectations) {
+      const std::string kind = expectation.subject.substr(0, expectation.subject.find(' '));
+      if (kind == "row") need_rows();
+      if (kind == "changes" || kind == "commits" || kind == "seqs") {
+        need_rows();
+        need({Capability::push});
+      }
+      if (kind == "segment") need({Capability::segment_store});
+    }
+  }
+  return needed;
 }
 
 }  // namespace ssp::harness

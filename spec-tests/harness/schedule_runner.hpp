@@ -34,8 +34,10 @@ struct PlayedPermutation {
 struct ScheduleStage {
   Candidate& candidate;
   TestDatabase& database;
-  const storage::CompiledSchema& schema;      // push_schema(), compiled by the candidate
-  std::optional<CapabilityGrant> push_hooks;  // for schedules that park a push
+  const storage::CompiledSchema& schema;       // push_schema(), compiled by the candidate
+  const storage::CompiledSchema& next_schema;  // next_push_schema(), compiled by it
+  std::optional<CapabilityGrant> push_hooks;   // for schedules that park a push or command
+  std::optional<CapabilityGrant> hooks;        // for schedules that park an ensure or put
   std::chrono::seconds watchdog;
 };
 
@@ -46,9 +48,10 @@ struct ScheduleStage {
 PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& permutation,
                                    const ScheduleStage& stage);
 
-// Whether a schedule parks a push or command (and so needs
-// Capability::push_hooks), and whether it runs a command (Capability::commands).
-bool schedule_parks_a_push(const Schedule& schedule);
-bool schedule_runs_a_command(const Schedule& schedule);
+// The parts of the candidate `schedule` uses, by its setup, steps and
+// expectations, each once: a test skips unless the candidate has them all.
+// Capability::push_hooks and Capability::hooks are among them only when a
+// step parks at a point of theirs.
+std::vector<Capability> capabilities_needed(const Schedule& schedule);
 
 }  // namespace ssp::harness

@@ -81,9 +81,9 @@ class TestDatabase {
 
   // Whether the database shows `waiters` connections held back by a lock,
   // for a race to see that a step waits (schedule_runner.hpp) rather than
-  // guess it from time. PostgreSQL: at least that many backends holding a
-  // lock on a relation of this test's schema wait for another lock
-  // (pg_locks). SQLite shows no waiters: true when some connection holds the
+  // guess it from time. PostgreSQL: at least that many backends wait for a
+  // lock (pg_locks), counting those that hold a lock on a relation of this
+  // test's schema or connected with the schema's name as application_name. SQLite shows no waiters: true when some connection holds the
   // write lock, seen by a probe that takes it without waiting, whatever
   // `waiters`. Safe to call from several threads at once.
   virtual bool shows_lock_waits(int waiters) = 0;

@@ -225,11 +225,14 @@ void PostgresTestDatabase::release_write_lock() {
 
 bool PostgresTestDatabase::shows_lock_waits(int waiters) {
   // Backends of other tests' schemas wait for locks too: count only those
-  // that already hold a lock on a relation of this test's schema.
+  // that already hold a lock on a relation of this test's schema, or whose
+  // application_name is the schema (a schedule's sessions: one waiting for
+  // an advisory lock may hold nothing in the schema yet).
   const auto count = query_column(
-      "SELECT count(DISTINCT w.pid) FROM pg_locks w WHERE NOT w.granted AND EXISTS ("
+      "SELECT count(DISTINCT w.pid) FROM pg_locks w WHERE NOT w.granted AND (EXISTS ("
       "SELECT 1 FROM pg_locks h JOIN pg_class c ON c.oid = h.relation WHERE h.pid = w.pid "
-      "AND h.granted AND c.relnamespace = to_regnamespace(current_schema()))");
+      "AND h.granted AND c.relnamespace = to_regnamespace(current_schema())) OR w.pid IN ("
+      "SELECT pid FROM pg_stat_activity WHERE application_name = current_schema()))");
   return !count.empty() && std::stoi(count.front()) >= waiters;
 }
 
