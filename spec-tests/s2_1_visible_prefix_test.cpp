@@ -1,30 +1,53 @@
 // A reader of the commit log never sees a hole below the highest seq it is
 // told of (SSP2 §2.1, §4.5; design notes push.md §6.2 R12), while pushers on
-// connections of their own commit beside it.
+// connections of their own commit beside it; also where PostgreSQL's default
+// isolation is REPEATABLE READ (R11).
 #include <gmock/gmock.h>
 
 #include <atomic>
 #include <latch>
 #include <thread>
 
+#include "harness/default_isolation.hpp"
 #include "harness/push_fixtures.hpp"
 
 namespace ssp::harness {
 namespace {
 
-class VisiblePrefix : public PushTest {};
+class VisiblePrefix : public PushTest {
+ protected:
+  // Four pushers, ten pushes each, and a reader, every one on a connection of
+  // its own through `location`, released together.
+  void expect_no_hole_while_pushing(const DatabaseLocation& location);
+};
 SSP_SQL_BACKENDS(VisiblePrefix);
 
 TEST_P(VisiblePrefix, PUSH_R12_AReaderNeverSeesAHoleBelowTheMaxCommitSeq) {
   record_spec("§2.1, §4.5", "PUSH-R12");
+  expect_no_hole_while_pushing(database().location());
+}
+
+// Isolation levels are PostgreSQL's: SQLite's transactions are serializable.
+class VisiblePrefixUnderRepeatableRead : public VisiblePrefix {};
+INSTANTIATE_TEST_SUITE_P(, VisiblePrefixUnderRepeatableRead, ::testing::Values(Backend::postgres),
+                         storage_param_name);
+
+TEST_P(VisiblePrefixUnderRepeatableRead, PUSH_R11_AReaderStillSeesNoHoleAndEveryPushApplies) {
+  record_spec("§2.1, §4.5, §6.3", "PUSH-R11");
+  expect_no_hole_while_pushing(with_default_isolation(database().location(), "repeatable read"));
+}
+
+void VisiblePrefix::expect_no_hole_while_pushing(const DatabaseLocation& location) {
   constexpr int kPushers = 4;
   constexpr int kPushesEach = 10;
+  // The pushers' storages, then the reader's.
   std::vector<std::unique_ptr<storage::ServerStorage>> storages;
-  for (int i = 0; i < kPushers; ++i) {
-    storages.push_back(open());
+  for (int i = 0; i <= kPushers; ++i) {
+    storages.push_back(candidate().open_server_storage(location, {}));
     ASSERT_NE(storages.back(), nullptr);
     storages.back()->ensure_schema(schema());
   }
+  storage::ServerStorage& reader = *storages.back();
   std::latch start(kPushers + 1);
   std::atomic<int> pushers_left{kPushers};
   std::atomic<int> not_applied{0};
@@ -63,10 +86,10 @@ TEST_P(VisiblePrefix, PUSH_R12_AReaderNeverSeesAHoleBelowTheMaxCommitSeq) {
   start.arrive_and_wait();
   for (bool last = false; !last;) {
     last = pushers_left.load() == 0;
-    const std::int64_t max = storage().get_max_commit_seq("acme");
+    const std::int64_t max = reader.get_max_commit_seq("acme");
     std::vector<std::int64_t> seen;
     if (max > 0) {
-      for (const auto& commit : storage().read_commit_window("acme", 0, max)) {
+      for (const auto& commit : reader.read_commit_window("acme", 0, max)) {
         seen.push_back(commit.commit_seq);
       }
     }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <set>
 
+#include "harness/default_isolation.hpp"
 #include "harness/eventually.hpp"
 #include "harness/harness_error.hpp"
 #include "harness/played_session.hpp"
@@ -16,8 +17,8 @@ namespace {
 constexpr const char* kPartition = "acme";
 
 // Where the sessions connect: the test's database, with the schedule's
-// `setup isolation LEVEL` as every PostgreSQL session's default (libpq's
-// options parameter), as if the database had been configured so. On
+// `setup isolation LEVEL` as every PostgreSQL session's default
+// (with_default_isolation), as if the database had been configured so. On
 // PostgreSQL every session's connection carries the test's schema as its
 // application_name, by which the database shows it waiting whatever lock it
 // waits for (TestDatabase::shows_lock_waits).
@@ -27,10 +28,10 @@ DatabaseLocation session_location(const Schedule& schedule, const DatabaseLocati
     location.pg_dsn += " application_name=" + location.pg_schema;
   }
   for (const auto& words : schedule.setup) {
-    if (words[0] != "isolation" || location.backend != Backend::postgres) continue;
+    if (words[0] != "isolation") continue;
     std::string level;
-    for (std::size_t i = 1; i < words.size(); ++i) level += (i > 1 ? "\\\\ " : "") + words[i];
-    location.pg_dsn += " options='-c default_transaction_isolation=" + level + "'";
+    for (std::size_t i = 1; i < words.size(); ++i) level += (i > 1 ? " " : "") + words[i];
+    location = with_default_isolation(location, level);
   }
   return location;
 }
