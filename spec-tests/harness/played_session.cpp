@@ -354,27 +354,36 @@ void PlayedSession::start_push(const ScheduleStep& step, std::shared_ptr<Slot> s
   }
   const push::PushCommit commit{word_after(words, "client").value_or("client-" + name_), words[1],
                                 {operation}};
-  // refuse row | refuse commit: a validator of that kind refuses the push
-  // with its own code test.refused (SSP2 §6.7, §6.8).
+  // validate: a row validator of tasks and a whole-commit validator that
+  // accept; refuse row | refuse commit: that one refuses the push with its
+  // own code test.refused (SSP2 §6.7, §6.8). Every call of one is counted.
   const auto refuse = word_after(words, "refuse");
   if (refuse && *refuse != "row" && *refuse != "commit") {
     return fail_now(slot, "schedule: refuse names a validator: row or commit");
   }
-  start_call(words, slot,
-             [this, actor = actor_of(words), commit, refuse](push::PushOptions options) {
-               if (refuse == "row") {
-                 options.row_validators[kTable] = [](const push::RowValidation&) {
-                   throw push::ValidationRejection("test.refused", "the schedule refuses it");
-                 };
-               } else if (refuse == "commit") {
-                 options.commit_validator = [](const push::CommitValidation&) {
-                   throw push::CommitValidationRejection(0, "test.refused",
-                                                         "the schedule refuses it");
-                 };
-               }
-               return setting_.candidate.push().push(*storage_, setting_.schema, actor, commit,
-                                                     options);
-             });
+  const bool validate = std::find(words.begin(), words.end(), "validate") != words.end();
+  start_call(
+      words, slot,
+      [this, actor = actor_of(words), commit, refuse, validate](push::PushOptions options) {
+        ValidationCounts& counts = setting_.validations;
+        if (validate || refuse == "row") {
+          options.row_validators[kTable] = [&counts, refuses = refuse == "row"](const auto&) {
+            ++counts.row;
+            if (refuses) {
+              throw push::ValidationRejection("test.refused", "the schedule refuses it");
+            }
+          };
+        }
+        if (validate || refuse == "commit") {
+          options.commit_validator = [&counts, refuses = refuse == "commit"](const auto&) {
+            ++counts.commit;
+            if (refuses) {
+              throw push::CommitValidationRejection(0, "test.refused", "the schedule refuses it");
+            }
+          };
+        }
+        return setting_.candidate.push().push(*storage_, setting_.schema, actor, commit, options);
+      });
 }
 
 void PlayedSession::start_command(const ScheduleStep& step, std::shared_ptr<Slot> slot) {

@@ -21,9 +21,12 @@
 //   recheck COMMIT                 tx get_push_result; a stored result rolls back and
 //                                  ends the session (its later steps answer "skipped")
 //   commit | rollback
-//   push COMMIT [client C] [partition P] [as ACTOR] [scopes A,B] OPERATION [refuse row|commit] [park Hn]
+//   push COMMIT [client C] [partition P] [as ACTOR] [scopes A,B] OPERATION [validate]
+//        [refuse row|commit] [park Hn]
 //       OPERATION: upsert ROW [base N] [title T] [project P] | delete ROW [base N]
-//   command OPERATION REQUEST KIND [row R] [project P] [client C] [as ACTOR] [unauthorized] [park Hn]
+//       validate: validators that accept; refuse: one that refuses (ValidationCounts)
+//   command OPERATION REQUEST KIND [row R] [project P] [client C] [as ACTOR] [unauthorized]
+//        [park Hn]
 //       a registered command of the declared vocabulary (wire/declared_command.hpp);
 //       KIND `unregistered` registers none
 //   ensure [next] [park POINT]     ensure_schema of the push schema (`next`: its
@@ -38,6 +41,7 @@
 //                                  (to the next park, or its end)
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -79,6 +83,13 @@ std::string row_text(Candidate& candidate, const storage::CompiledSchema& schema
 // publications nowhere), or "absent".
 std::string segment_text(const std::optional<StoredSegment>& segment);
 
+// How often the validators of the pushes of one play were called, over all
+// its sessions: a delivery answered from a stored result calls none.
+struct ValidationCounts {
+  std::atomic<int> row{0};     // row validators of tasks
+  std::atomic<int> commit{0};  // whole-commit validators
+};
+
 class PlayedSession {
  public:
   struct Setting {
@@ -88,6 +99,7 @@ class PlayedSession {
     const storage::CompiledSchema& next_schema;  // its next version, for `ensure next`
     std::optional<CapabilityGrant> push_hooks;   // needed to park a push or command
     std::optional<CapabilityGrant> hooks;        // needed to park an ensure or put
+    ValidationCounts& validations;               // shared by the sessions of one play
   };
 
   // Opens the session's storage or store (above). Throws what the candidate

@@ -188,8 +188,10 @@ class ScheduleParser {
     // A subject is a step name, or a kind of observation with its argument.
     static const std::set<std::string> kTwoWordSubjects = {"row", "changes", "commits", "segment"};
     const std::size_t subject_words = kTwoWordSubjects.count(words[1]) != 0 ? 2 : 1;
-    if (subject_words == 1 && schedule_.steps.count(words[1]) == 0 && words[1] != "seqs" &&
-        words[1] != "failed-sessions") {
+    static const std::set<std::string> kOneWordSubjects = {"seqs", "failed-sessions",
+                                                           "row-validations", "commit-validations"};
+    if (subject_words == 1 && schedule_.steps.count(words[1]) == 0 &&
+        kOneWordSubjects.count(words[1]) == 0) {
       fail("\"" + words[1] + "\" is neither a step nor an observation");
     }
     expect_words(words, 2 + subject_words, "expect SUBJECT ANSWER");

@@ -18,7 +18,8 @@
 //   expect      p_push   rejected conflict serverVersion 4
 //
 // Expectations name a step (its answer) or what the database holds: `row t1`,
-// `changes t1`, `commits k1`, `seqs`, `segment SEGMENT-ID`, `failed-sessions`.
+// `changes t1`, `commits k1`, `seqs`, `segment SEGMENT-ID`; or what the play
+// counted: `failed-sessions`, `row-validations`, `commit-validations`.
 // A permutation names its requirement, a label and the backends it runs on;
 // `step(other)` marks a step that must wait for a lock: the database is seen
 // to hold it back, and it answers only once `other` has answered.

@@ -86,7 +86,8 @@ class Play {
     const PlayedSession::Setting setting{
         stage.candidate,  session_location(schedule, stage.database.location()),
         stage.schema,     stage.next_schema,
-        stage.push_hooks, stage.hooks};
+        stage.push_hooks, stage.hooks,
+        validations_};
     for (const auto& declaration : schedule.sessions) {
       sessions_.emplace(declaration.name,
                         std::make_unique<PlayedSession>(setting, schedule, declaration));
@@ -111,12 +112,16 @@ class Play {
 
   const std::map<std::string, StepAnswer>& answers() const { return answers_; }
 
-  int failed_sessions() const {
+  // The play's own subjects: how many sessions had a step fail, how often
+  // the pushes' validators were called.
+  std::map<std::string, std::string> tallies() const {
     std::set<std::string> failed;
     for (const auto& [step, answer] : answers_) {
       if (answer.failed) failed.insert(schedule_.step(step).session);
     }
-    return static_cast<int>(failed.size());
+    return {{"failed-sessions", std::to_string(failed.size())},
+            {"row-validations", std::to_string(validations_.row.load())},
+            {"commit-validations", std::to_string(validations_.commit.load())}};
   }
 
  private:
@@ -241,6 +246,7 @@ class Play {
   const Schedule& schedule_;
   const Permutation& permutation_;
   const ScheduleStage& stage_;
+  ValidationCounts validations_;  // before the sessions, which count into it
   std::map<std::string, std::unique_ptr<PlayedSession>> sessions_;
   std::vector<PermutationStep> waiting_;
   std::map<std::string, StepAnswer> answers_;
@@ -330,20 +336,20 @@ PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& 
   PlayedPermutation played;
   seed_rows(schedule, stage);
   std::map<std::string, StepAnswer> answers;
-  int failed_sessions = 0;
+  std::map<std::string, std::string> tallies;
   {
     Play play(schedule, permutation, stage);
     play.run(played);
     answers = play.answers();
-    failed_sessions = play.failed_sessions();
+    tallies = play.tallies();
   }  // every session released and closed before the database is read
   if (!played.problems.empty()) return played;
 
   Observer observer(schedule, stage);
   for (const auto& expectation : permutation.expectations) {
     std::string seen;
-    if (expectation.subject == "failed-sessions") {
-      seen = std::to_string(failed_sessions);
+    if (const auto tally = tallies.find(expectation.subject); tally != tallies.end()) {
+      seen = tally->second;
     } else if (schedule.steps.count(expectation.subject) != 0) {
       const auto answer = answers.find(expectation.subject);
       seen = answer == answers.end() ? "never played" : answer->second.text;
