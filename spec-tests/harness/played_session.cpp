@@ -106,6 +106,24 @@ std::string row_text(Candidate& candidate, const storage::CompiledSchema& schema
          " project " + (scope == row->scopes.end() ? "-" : scope->second);
 }
 
+NamedRow named_row(Candidate& candidate, const storage::CompiledSchema& schema,
+                   const std::string& id, bool member, const std::vector<std::string>& words,
+                   std::int64_t version) {
+  NamedRow named{member ? "members" : kTable, storage::StoredRow{id, version, {}, {}}};
+  storage::Row values;
+  if (member) {
+    const std::string org = word_after(words, "org").value_or("o1");
+    values = {id, org, word_after(words, "email").value_or(id + "@example.com")};
+    named.row.scopes = {{"org_id", org}};
+  } else {
+    const std::string project = word_after(words, "project").value_or("p1");
+    values = {id, project, word_after(words, "title").value_or("-"), false};
+    named.row.scopes = {{"project_id", project}};
+  }
+  named.row.payload = candidate.rows().encode(schema.find(named.table)->layout(), values);
+  return named;
+}
+
 std::string segment_text(const std::optional<StoredSegment>& segment) {
   if (!segment) return "absent";
   std::vector<std::string> digests;
@@ -333,25 +351,25 @@ void PlayedSession::on_hook(const std::string& point) {
 }
 
 void PlayedSession::start_push(const ScheduleStep& step, std::shared_ptr<Slot> slot) {
-  // push COMMIT [client C] [partition P] [scopes A,B] (upsert|delete) ROW [base N] [title T] [project P] [park Hn]
+  // push COMMIT … (upsert|delete|member) ROW …: the words before the
+  // operation are the push's, those after it the row's.
   const auto& words = step.words;
   std::size_t verb = 2;
-  while (verb < words.size() && words[verb] != "upsert" && words[verb] != "delete") ++verb;
-  if (words.size() < 2 || verb + 1 >= words.size()) {
-    return fail_now(slot, "schedule: \"" + step.text() + "\" names no upsert or delete");
+  while (verb < words.size() && words[verb] != "upsert" && words[verb] != "delete" &&
+         words[verb] != "member") {
+    ++verb;
   }
-  const std::string& row_id = words[verb + 1];
-  push::PushOperation operation{kTable, row_id,
-                                words[verb] == "upsert" ? push::OperationKind::upsert
-                                                        : push::OperationKind::remove,
+  if (words.size() < 2 || verb + 1 >= words.size()) {
+    return fail_now(slot, "schedule: \"" + step.text() + "\" names no upsert, delete or member");
+  }
+  const bool removes = words[verb] == "delete";
+  const NamedRow named = named_row(setting_.candidate, setting_.schema, words[verb + 1],
+                                   words[verb] == "member", words, 0);
+  push::PushOperation operation{named.table, named.row.row_id,
+                                removes ? push::OperationKind::remove : push::OperationKind::upsert,
                                 std::nullopt, std::nullopt};
   if (const auto base = word_after(words, "base")) operation.base_version = number(*base);
-  if (operation.op == push::OperationKind::upsert) {
-    operation.payload = setting_.candidate.rows().encode(
-        setting_.schema.find(kTable)->layout(),
-        storage::Row{row_id, word_after(words, "project").value_or("p1"),
-                     word_after(words, "title").value_or("-"), false});
-  }
+  if (!removes) operation.payload = named.row.payload;
   const push::PushCommit commit{word_after(words, "client").value_or("client-" + name_), words[1],
                                 {operation}};
   // validate: a row validator of tasks and a whole-commit validator that

@@ -24,6 +24,7 @@
 //   push COMMIT [client C] [partition P] [as ACTOR] [scopes A,B] OPERATION [validate]
 //        [refuse row|commit] [park Hn]
 //       OPERATION: upsert ROW [base N] [title T] [project P] | delete ROW [base N]
+//                | member ROW [email E] [org O] (an upsert of a members row)
 //       validate: validators that accept; refuse: one that refuses (ValidationCounts)
 //   command OPERATION REQUEST KIND [row R] [project P] [client C] [as ACTOR] [unauthorized]
 //        [park Hn]
@@ -77,6 +78,18 @@ std::string push_answer_text(const push::PushAnswer& answer);
 // or "absent"; the payload is decoded by the candidate's own row codec.
 std::string row_text(Candidate& candidate, const storage::CompiledSchema& schema,
                      const std::optional<storage::StoredRow>& row);
+
+// A row a schedule names, encoded by the candidate's row codec for `schema`
+// (push_schema()) at `version`: a tasks row ID with `title T` and `project P`
+// from `words` (defaults "-" and p1), or, with `member`, a members row ID
+// with `email E` and `org O` (defaults ID@example.com and o1).
+struct NamedRow {
+  std::string table;
+  storage::StoredRow row;
+};
+NamedRow named_row(Candidate& candidate, const storage::CompiledSchema& schema,
+                   const std::string& id, bool member, const std::vector<std::string>& words,
+                   std::int64_t version);
 
 // Renders a stored segment as schedules expect it: "digests digest-a
 // digest-b", the scope digest of each publication, sorted (SPEC orders

@@ -54,9 +54,9 @@ class ScheduleParser {
     } else if (keyword == "anomaly") {
       schedule_.anomaly += (schedule_.anomaly.empty() ? "" : " ") + join(words, 1);
     } else if (keyword == "setup") {
-      expect_words(words, 3, "setup row ID … or setup isolation LEVEL");
-      if (words[1] != "row" && words[1] != "isolation") {
-        fail("unknown setup \"" + words[1] + "\" (row or isolation)");
+      expect_words(words, 3, "setup row ID …, setup member ID … or setup isolation LEVEL");
+      if (words[1] != "row" && words[1] != "member" && words[1] != "isolation") {
+        fail("unknown setup \"" + words[1] + "\" (row, member or isolation)");
       }
       schedule_.setup.emplace_back(words.begin() + 1, words.end());
     } else if (keyword == "session") {

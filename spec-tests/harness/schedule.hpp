@@ -11,6 +11,7 @@
 //   title       A hand-rolled command loses a push's update
 //   anomaly     text …                      what goes wrong (lines are joined)
 //   setup       row t1 version 3 title X3 project p1
+//   setup       member m1 email a@example.com  (a members row: unique email)
 //   setup       isolation repeatable read   (PostgreSQL: every session's default)
 //   session c   a hand-rolled command       then its steps:
 //   step c_read read t1

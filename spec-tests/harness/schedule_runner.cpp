@@ -48,21 +48,17 @@ const storage::CompiledSchema& final_schema(const Schedule& schedule, const Sche
   return stage.schema;
 }
 
-// `setup row ID version N title T project P`: written through a storage of
-// the candidate's, without a commit (the race starts from it). Nothing is
-// opened when there are none: a race of servers starting begins from an
-// empty database, and one of puts needs no storage.
+// `setup row ID version N title T project P` and `setup member ID email E`:
+// written through a storage of the candidate's, without a commit (the race
+// starts from them). Nothing is opened when there are none: a race of
+// servers starting begins from an empty database, and one of puts needs no
+// storage.
 void seed_rows(const Schedule& schedule, const ScheduleStage& stage) {
-  std::vector<storage::StoredRow> rows;
+  std::vector<NamedRow> rows;
   for (const auto& words : schedule.setup) {
-    if (words[0] != "row") continue;  // the parser allows row and isolation
-    const std::string project = word_after(words, "project").value_or("p1");
-    const storage::Bytes payload = stage.candidate.rows().encode(
-        stage.schema.find("tasks")->layout(),
-        storage::Row{words[1], project, word_after(words, "title").value_or("-"), false});
-    rows.push_back(storage::StoredRow{words[1],
-                                      std::stoll(word_after(words, "version").value_or("1")),
-                                      {{"project_id", project}}, payload});
+    if (words[0] != "row" && words[0] != "member") continue;  // setup isolation
+    rows.push_back(named_row(stage.candidate, stage.schema, words[1], words[0] == "member", words,
+                             std::stoll(word_after(words, "version").value_or("1"))));
   }
   if (rows.empty()) return;
   auto storage = require_opened(
@@ -72,7 +68,7 @@ void seed_rows(const Schedule& schedule, const ScheduleStage& stage) {
   if (!tx) throw std::runtime_error("the candidate's begin returned no transaction");
   tx->lock_partition_for_push();
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    tx->upsert_row("tasks", rows[i], static_cast<std::int64_t>(i));
+    tx->upsert_row(rows[i].table, rows[i].row, static_cast<std::int64_t>(i));
   }
   tx->commit();
 }
@@ -379,7 +375,7 @@ std::vector<Capability> capabilities_needed(const Schedule& schedule) {
     need({Capability::server_storage, Capability::schema, Capability::rows});
   };
   for (const auto& words : schedule.setup) {
-    if (words[0] != "row") continue;
+    if (words[0] != "row" && words[0] != "member") continue;
     need_rows();
     need({Capability::transactions});
   }
