@@ -1,12 +1,12 @@
 // The requirements catalog and the suite agree (docs/requirements/*.md).
 #include "harness/catalog.hpp"
-#include "harness/spec.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+
+#include "harness/file_text.hpp"
+#include "harness/spec.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -66,13 +66,10 @@ TEST(Catalog, TRACE_3_ARowWithoutAnExistingTestIsReported) {
 
 TEST(Catalog, TRACE_8_EveryRowHasALevelAndAReferenceRowNamesItsDecision) {
   record_spec("Catalog", "TRACE-8");
-  std::ifstream file(std::string(SSP_SOURCE_DIR) + "/docs/decisions.md");
-  ASSERT_TRUE(file) << "docs/decisions.md is not readable";
-  std::stringstream decisions;
-  decisions << file.rdbuf();
+  const std::string decisions = read_text_file(std::string(SSP_SOURCE_DIR) + "/docs/decisions.md");
   const auto catalog = load_catalog(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
   ASSERT_FALSE(catalog.empty());
-  for (const auto& problem : level_problems(catalog, decisions.str())) ADD_FAILURE() << problem;
+  for (const auto& problem : level_problems(catalog, decisions)) ADD_FAILURE() << problem;
 
   // Each kind of drift, on rows written here.
   CatalogEntry row{"a.md", "R1", "§5.1", "MUST", {"Suite.R1_X"}};

@@ -1,25 +1,17 @@
 #include "conformance_run.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
-
-#include <unistd.h>
 
 #include "harness/child_process.hpp"
+#include "harness/file_text.hpp"
 #include "harness/scratch_directory.hpp"
 
 namespace ssp::driver_tests {
 namespace {
-
-std::string text_of(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 }  // namespace
 
@@ -60,7 +52,7 @@ ConformanceRun run_conformance(const std::string& candidate, const std::string& 
   } catch (const std::exception& error) {
     run.output = std::string("cannot start ") + SSP_CONFORMANCE_BINARY + ": " + error.what();
   }
-  const std::string json = text_of(json_path);
+  const std::string json = harness::file_text_or_empty(json_path);
   if (!json.empty()) run.results = parse_run_results(json);
   std::error_code ignored;
   std::filesystem::remove_all(directory, ignored);

@@ -4,9 +4,9 @@
 #include <gmock/gmock.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
+#include "harness/file_text.hpp"
 #include "harness/spec.hpp"
 #include "run_results.hpp"
 
@@ -16,20 +16,13 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-std::string file_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // The results of the run whose JSON files `paths` names, ':' between them
 // (one file per shard). A test in two files is a failure of the test.
 RunResults results_of(const std::string& paths) {
   RunResults merged;
   std::istringstream list(paths);
   for (std::string path; std::getline(list, path, ':');) {
-    for (const auto& [test, outcome] : parse_run_results(file_text(path))) {
+    for (const auto& [test, outcome] : parse_run_results(harness::read_text_file(path))) {
       if (!merged.emplace(test, outcome).second) ADD_FAILURE() << test << " ran twice, again in " << path;
     }
   }

@@ -7,10 +7,10 @@
 #include <gmock/gmock.h>
 
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
+#include "harness/file_text.hpp"
 #include "harness/spec.hpp"
 
 namespace ssp::harness {
@@ -32,13 +32,6 @@ std::vector<std::string> ungated_assignments(const std::string& file, const std:
   return found;
 }
 
-std::string contents(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 TEST(CapabilityGates, HARNESS_25_TestsSetOptionalMechanismsOnlyThroughTheirGates) {
   record_spec("Harness", "HARNESS-25");
   const std::filesystem::path root = SSP_SOURCE_DIR;
@@ -49,7 +42,7 @@ TEST(CapabilityGates, HARNESS_25_TestsSetOptionalMechanismsOnlyThroughTheirGates
       if (!entry.is_regular_file() || !(name.ends_with(".cpp") || name.ends_with(".hpp"))) continue;
       ++scanned;
       for (const std::string& line :
-           ungated_assignments(std::string(directory) + "/" + name, contents(entry.path()))) {
+           ungated_assignments(std::string(directory) + "/" + name, read_text_file(entry.path()))) {
         ADD_FAILURE() << line << "\n  set it with granted_options.hpp, after SSP_GRANT_CAPABILITY";
       }
     }

@@ -2,6 +2,8 @@
 // reference's rule functions (docs/requirements/harness.md TRACE-9): the scan
 // of reference_rule_use.hpp over this repository, and the same scan on
 // planted sources, so it is known to find what it should.
+#include "harness/reference_rule_use.hpp"
+
 #include <gmock/gmock.h>
 
 #include <filesystem>
@@ -9,7 +11,7 @@
 #include <random>
 #include <sstream>
 
-#include "harness/reference_rule_use.hpp"
+#include "harness/file_text.hpp"
 #include "harness/spec.hpp"
 
 namespace ssp::harness {
@@ -25,10 +27,7 @@ using ::testing::Not;
 const std::string kRoot = SSP_SOURCE_DIR;
 
 std::string read(const std::string& relative) {
-  std::ifstream in(std::filesystem::path(kRoot) / relative, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  return read_text_file(std::filesystem::path(kRoot) / relative);
 }
 
 TEST(ReferenceIndependence, TRACE_9_ConformanceTestsAndPropertiesUseNoReferenceRule) {

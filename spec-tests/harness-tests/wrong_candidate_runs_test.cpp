@@ -6,13 +6,13 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <optional>
 #include <random>
 #include <regex>
 
 #include "harness/child_process.hpp"
+#include "harness/file_text.hpp"
 #include "harness/spec.hpp"
 #include "harness/wrong_candidates.hpp"
 
@@ -54,11 +54,6 @@ struct SuiteRun {
   std::optional<std::string> junit;  // the file's text, when it was written
 };
 
-std::string read_whole(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 // Runs the built ssp-conformance with SSP_CANDIDATE=`candidate` over
 // `filter`, writing JUnit XML to a fresh file. Under profile reference every
 // level counts, so the report's totals and GoogleTest's JUnit counts (which
@@ -78,7 +73,7 @@ SuiteRun run_conformance(const std::string& candidate, const std::string& filter
       // and reports, not how small a counterexample gets.
       {"SSP_CANDIDATE=" + candidate, "SSP_PROFILE=reference",
        "RC_PARAMS=max_success=5 noshrink=1"});
-  if (std::filesystem::exists(junit)) run.junit = read_whole(junit);
+  if (std::filesystem::exists(junit)) run.junit = read_text_file(junit);
   std::error_code ignored;
   std::filesystem::remove_all(directory, ignored);
   return run;

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
+
+#include "harness/file_text.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -241,11 +242,7 @@ std::vector<Schedule> load_schedules(const std::string& directory) {
   std::sort(files.begin(), files.end());
   std::vector<Schedule> schedules;
   for (const auto& path : files) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof()) throw ScheduleSyntaxError(path.string() + ": cannot be read");
-    schedules.push_back(parse_schedule(text.str(), path.filename().string()));
+    schedules.push_back(parse_schedule(read_text_file(path), path.filename().string()));
   }
   return schedules;
 }

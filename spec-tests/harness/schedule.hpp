@@ -97,7 +97,7 @@ Schedule parse_schedule(std::string_view text, const std::string& file);
 
 // Every *.schedule file of `directory`, sorted by file name. Throws
 // ScheduleSyntaxError for the first that does not parse, or when the
-// directory holds none.
+// directory holds none; std::runtime_error naming a file that cannot be read.
 std::vector<Schedule> load_schedules(const std::string& directory);
 
 // The word after `key` in a step's or setup line's words (the value of the

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "harness/edge_json_cases.hpp"
+#include "harness/file_text.hpp"
 #include "harness/push_fixtures.hpp"
 #include "harness/scratch_directory.hpp"
 #include "harness/storage_fixtures.hpp"
@@ -348,13 +349,8 @@ class StorageToolLog : public PushTest {
     if (backend() == Backend::sqlite) {
       database().exec("PRAGMA wal_checkpoint(TRUNCATE)");
       const std::string path = database().location().sqlite_path;
-      const auto bytes = [](const std::string& file) {
-        std::ifstream in(file, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        return text.str();
-      };
-      return bytes(path) + "\n-- wal\n" + bytes(path + "-wal") + "\n-- rows\n" + dump();
+      return file_text_or_empty(path) + "\n-- wal\n" + file_text_or_empty(path + "-wal") +
+             "\n-- rows\n" + dump();
     }
     std::string out;
     for (const auto& relation : database().query_column(
