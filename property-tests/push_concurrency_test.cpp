@@ -149,9 +149,7 @@ class Case {
     auto replayed = replay.open();
     std::string report;
     const auto wrong = [&](const std::string& line) { report += "P4: " + line + "\n"; };
-    std::set<std::pair<std::string, std::string>> keys;
-    for (const auto& delivery : answered_) keys.insert({delivery.client_id, delivery.commit_id});
-    for (const auto& [client, commit_id] : keys) {
+    for (const auto& [client, commit_id] : delivered_keys()) {
       const auto here = observer->get_push_result(kPartition, client, commit_id);
       const auto there = replayed->get_push_result(kPartition, client, commit_id);
       if (here.has_value() != there.has_value() ||
@@ -187,6 +185,13 @@ class Case {
     return report;
   }
 
+  // The (clientId, clientCommitId) of every delivery played, each once.
+  std::set<std::pair<std::string, std::string>> delivered_keys() const {
+    std::set<std::pair<std::string, std::string>> keys;
+    for (const auto& delivery : answered_) keys.insert({delivery.client_id, delivery.commit_id});
+    return keys;
+  }
+
   // What the invariants find wrong, one line each; empty when they hold.
   std::string violations() {
     auto observer = open();
@@ -217,10 +222,8 @@ class Case {
     for (const auto& [key, seqs] : seqs_of_key) {
       if (seqs.size() > 1) wrong("P2: " + key.second + " has " + std::to_string(seqs.size()) + " commits");
     }
-    std::set<std::pair<std::string, std::string>> keys;
-    for (const auto& delivery : answered_) keys.insert({delivery.client_id, delivery.commit_id});
     std::map<std::pair<std::string, std::string>, std::optional<push::StoredPushResult>> stored;
-    for (const auto& key : keys) {
+    for (const auto& key : delivered_keys()) {
       stored[key] = observer->get_push_result(kPartition, key.first, key.second);
       if (!stored[key] || stored[key]->status != push::PushStatus::applied) continue;
       const auto found = seqs_of_key.find(key);

@@ -139,28 +139,23 @@ class Play {
     const int waiters = static_cast<int>(waiting_.size()) + 1;
     // SQLite shows only a held write lock: a step can wait only if another
     // session holds it before the step starts.
+    const bool sees_only_a_held_lock =
+        stage_.database.lock_wait_evidence() == TestDatabase::LockWaitEvidence::held_write_lock;
     const bool lock_held_before =
-        step.waits_for &&
-        stage_.database.lock_wait_evidence() == TestDatabase::LockWaitEvidence::held_write_lock &&
-        stage_.database.shows_lock_waits(waiters);
+        step.waits_for && sees_only_a_held_lock && stage_.database.shows_lock_waits(waiters);
     session.start(declared);
     if (!step.waits_for) return await(step.step);
-    if (stage_.database.lock_wait_evidence() == TestDatabase::LockWaitEvidence::held_write_lock &&
-        !lock_held_before) {
+    if (sees_only_a_held_lock && !lock_held_before) {
       if (!await(step.step)) return false;
-      problem(step.step + " was to wait for a lock until " + *step.waits_for +
-              " answered, but answered at once (no session held the write lock): " +
-              answers_.at(step.step).text + describe(answers_.at(step.step)));
-      return false;
+      return answered_without_waiting(step, answers_.at(step.step),
+                                      "at once (no session held the write lock)");
     }
     const bool held = eventually(
         [&] { return session.answer().has_value() || stage_.database.shows_lock_waits(waiters); },
         stage_.watchdog);
     if (const auto early = session.answer()) {
       record(step.step, *early);
-      problem(step.step + " was to wait for a lock until " + *step.waits_for +
-              " answered, but answered at once: " + early->text + describe(*early));
-      return false;
+      return answered_without_waiting(step, *early, "at once");
     }
     if (!held) {
       problem("the database never showed " + step.step + " waiting for a lock");
@@ -169,6 +164,14 @@ class Play {
     played_->transcript.push_back("step " + step.step + ": waiting");
     waiting_.push_back(step);
     return true;
+  }
+
+  // Reports a step marked to wait that answered `when` instead; false.
+  bool answered_without_waiting(const PermutationStep& step, const StepAnswer& answer,
+                                const std::string& when) {
+    problem(step.step + " was to wait for a lock until " + *step.waits_for +
+            " answered, but answered " + when + ": " + answer.text + describe(answer));
+    return false;
   }
 
   // A waiting step answers only after the step it waits for: one that has
@@ -181,9 +184,7 @@ class Play {
       if (answers_.count(release) != 0 || waits_on(release, waiting.step)) continue;
       if (const auto early = session_of(waiting.step).answer()) {
         record(waiting.step, *early);
-        problem(waiting.step + " was to wait for a lock until " + *waiting.waits_for +
-                " answered, but answered before it: " + early->text + describe(*early));
-        return false;
+        return answered_without_waiting(waiting, *early, "before it");
       }
     }
     return true;
