@@ -178,7 +178,7 @@ TEST_P(CommitLog, D_3_TheFirstStoredResultWinsAndVanishesWithItsRollback) {
 }
 
 TEST_P(CommitLog, D_4_AnUnreadableStoredResultIsAnIdempotencyCacheMiss) {
-  record_spec("§10.2 sync.idempotency_cache_miss", "D-4");
+  record_spec("§10.2", "D-4");
   const auto cases =
       nlohmann::json::parse(read_fixture("cases/storage/unreadable_push_results.json"));
   for (const auto& entry : cases.at("cases")) {

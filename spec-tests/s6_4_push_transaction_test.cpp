@@ -160,7 +160,7 @@ TEST_P(PushTransaction, D_8_OnePrimaryKeyLivesInTwoPartitionsByteForByte) {
 }
 
 TEST_P(PushTransaction, SCAN_1_ScanRowsFiltersPagesAndRefusesBadShapes) {
-  record_spec("§6.8 (commit validator reader)", "SCAN-1");
+  record_spec("§6.8", "SCAN-1");
   auto tx = begin();
   ASSERT_NE(tx, nullptr);
   tx->lock_partition_for_push();
@@ -311,7 +311,7 @@ TEST_P(PushTransaction, PT_3_AnAbandonedTransactionRollsBackAndNeverWedgesTheSto
 // --- Connection model (the lock races are schedules: s6_3_push_races_test.cpp)
 
 TEST_P(PushTransaction, PUSH_R15_OnSqliteStorageCallsNeitherSeeNorJoinAnOpenPush) {
-  record_spec("§6.8 (push.md R15, Q5)", "PUSH-R15");
+  record_spec("§6.8", "PUSH-R15");
   if (backend() != Backend::sqlite) {
     GTEST_SKIP() << "R15 pins SQLite's connection model; PostgreSQL never shares one";
   }

@@ -135,7 +135,7 @@ TEST(StoredLayoutsJson, EJ_7_EdgeJsonInStoredLayoutsIsUnreadableOrNamesNoColumn)
 }
 
 TEST(StoredPushResultJson, EJ_11_EdgeJsonInAStoredPushResultIsACacheMiss) {
-  record_spec("§10.2 sync.idempotency_cache_miss", "EJ-11");
+  record_spec("§10.2", "EJ-11");
   const std::string site = edge_json_site("stored_push_result");
   // The template with an ordinary commitSeq reads.
   EXPECT_EQ(push::parse_push_result(fill_placeholders(site, {{"value", "7"}})).commit_seq, 7);
