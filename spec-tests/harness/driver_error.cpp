@@ -1,7 +1,5 @@
 #include "harness/driver_error.hpp"
 
-#include <gtest/gtest.h>
-
 #include <functional>
 #include <map>
 
@@ -16,10 +14,6 @@
 
 namespace ssp::harness {
 namespace {
-
-constexpr std::string_view kDriverErrorPrefix = "driver error: ";
-
-thread_local bool driver_errors_expected = false;
 
 // An exception of type Error whose what() is the driver's message verbatim,
 // for types whose constructors compose their own text.
@@ -101,21 +95,9 @@ const std::map<std::string_view, Thrower>& throwers() {
 }  // namespace
 
 DriverError::DriverError(const std::string& method, const std::string& problem)
-    : std::runtime_error(std::string(kDriverErrorPrefix) + method + ": " + problem) {
-  if (!driver_errors_expected &&
-      ::testing::UnitTest::GetInstance()->current_test_info() != nullptr) {
-    ::testing::Test::RecordProperty("driver_error", what());
-  }
-}
-
-DriverErrorsExpected::DriverErrorsExpected() : was_expected_(driver_errors_expected) {
-  driver_errors_expected = true;
-}
-
-DriverErrorsExpected::~DriverErrorsExpected() { driver_errors_expected = was_expected_; }
-
-bool reports_driver_error(const std::string& message) {
-  return message.find(kDriverErrorPrefix) != std::string::npos;
+    : std::runtime_error(std::string(run_error_prefix(RunErrorKind::driver)) + method + ": " +
+                         problem) {
+  mark_running_test(RunErrorKind::driver, what());
 }
 
 void raise_error_answer(const std::string& method, const wire::Json& error) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/run_error_mark.hpp"
 #include "wire/wire_json.hpp"
 
 namespace ssp::harness {
@@ -20,19 +21,15 @@ class DriverError : public std::runtime_error {
 
 // For the harness's own tests of a driver's refusals: while one lives, a
 // DriverError constructed on this thread does not mark the running test.
-class DriverErrorsExpected {
+class DriverErrorsExpected : public RunErrorsExpected {
  public:
-  DriverErrorsExpected();
-  ~DriverErrorsExpected();
-  DriverErrorsExpected(const DriverErrorsExpected&) = delete;
-  DriverErrorsExpected& operator=(const DriverErrorsExpected&) = delete;
-
- private:
-  bool was_expected_;
+  DriverErrorsExpected() : RunErrorsExpected(RunErrorKind::driver) {}
 };
 
 // True when `message` (a test's failure text) reports a DriverError.
-bool reports_driver_error(const std::string& message);
+inline bool reports_driver_error(const std::string& message) {
+  return reports_run_error(RunErrorKind::driver, message);
+}
 
 // Raises what an error answer stands for (docs/driver-protocol.md, "Errors"):
 // the exception type of its code with the driver's message as what(), or a

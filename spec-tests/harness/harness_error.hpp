@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/run_error_mark.hpp"
+
 namespace ssp::harness {
 
 // The message starts with "harness error: ".
@@ -18,19 +20,15 @@ class HarnessError : public std::logic_error {
 };
 
 // True when `message` (a test's failure text) reports a HarnessError.
-bool reports_harness_error(const std::string& message);
+inline bool reports_harness_error(const std::string& message) {
+  return reports_run_error(RunErrorKind::harness, message);
+}
 
 // For the harness's own tests of its error paths: while one lives, a
 // HarnessError constructed on this thread does not mark the running test.
-class HarnessErrorsExpected {
+class HarnessErrorsExpected : public RunErrorsExpected {
  public:
-  HarnessErrorsExpected();
-  ~HarnessErrorsExpected();
-  HarnessErrorsExpected(const HarnessErrorsExpected&) = delete;
-  HarnessErrorsExpected& operator=(const HarnessErrorsExpected&) = delete;
-
- private:
-  bool was_expected_;
+  HarnessErrorsExpected() : RunErrorsExpected(RunErrorKind::harness) {}
 };
 
 }  // namespace ssp::harness
