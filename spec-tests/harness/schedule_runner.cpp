@@ -371,7 +371,7 @@ std::vector<Capability> capabilities_needed(const Schedule& schedule) {
       }
     }
   };
-  // Rows of tasks, written or read through a server storage.
+  // Rows (tasks, members), written or read through a server storage.
   const auto need_rows = [&need] {
     need({Capability::server_storage, Capability::schema, Capability::rows});
   };
