@@ -8,6 +8,7 @@
 
 #include "harness/candidate.hpp"
 #include "harness/catalog.hpp"
+#include "harness/command_line.hpp"
 #include "harness/driver_pool.hpp"
 #include "harness/expectations.hpp"
 #include "harness/section_report.hpp"
@@ -45,10 +46,23 @@ std::vector<std::string> all_test_names() {
 // Exit status: 0 every test that counts passed (or failed as the candidate's
 // expectations say), 1 a test that counts failed (SSP_PROFILE says which
 // levels count: section_report.hpp), 2 a test erred (the candidate's driver
-// broke the protocol; docs/driver-protocol.md), or SSP_EXPECTATIONS or
-// SSP_PROFILE is not right.
+// broke the protocol; docs/driver-protocol.md), or a flag (command_line.hpp),
+// SSP_EXPECTATIONS or SSP_PROFILE is not right.
 int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);  // takes its own flags out of argv
+  ssp::harness::CommandLine line;
+  try {
+    line = ssp::harness::parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const ssp::harness::CommandLineError& wrong) {
+    std::fprintf(stderr, "%s: %s (see --help)\n", argv[0], wrong.what());
+    return 2;
+  }
+  if (line.help) {
+    std::fputs(ssp::harness::command_line_help(argv[0]).c_str(), stdout);
+    return 0;
+  }
+  for (const auto& [variable, value] : line.environment) setenv(variable.c_str(), value.c_str(), 1);
+  GTEST_FLAG_SET(filter, ssp::harness::filter_for_backends(GTEST_FLAG_GET(filter), line.backends));
 #ifdef SSP_REFERENCE_ONLY
   // Self-tests pin the reference itself: another candidate is not theirs to test.
   unsetenv("SSP_CANDIDATE");
