@@ -56,11 +56,17 @@ class Race : public ::testing::Test {
         on_rows ? compiled(push_schema()) : storage::CompiledSchema{};
     const storage::CompiledSchema next_schema =
         on_rows ? compiled(next_push_schema()) : storage::CompiledSchema{};
-    const PlayedPermutation played = play_permutation(
-        schedule_, permutation_,
-        ScheduleStage{candidate, *database, schema, next_schema,
-                      optional_grant(candidate, Capability::push_hooks),
-                      optional_grant(candidate, Capability::hooks), kRaceWatchdog});
+    // A hook goes in only where the schedule parks: through a driver each
+    // hook point is a callback round trip.
+    const auto grant_if_needed = [&](Capability capability) -> std::optional<CapabilityGrant> {
+      if (std::find(needed.begin(), needed.end(), capability) == needed.end()) return std::nullopt;
+      return grant(candidate, capability);
+    };
+    const PlayedPermutation played =
+        play_permutation(schedule_, permutation_,
+                         ScheduleStage{candidate, *database, schema, next_schema,
+                                       grant_if_needed(Capability::push_hooks),
+                                       grant_if_needed(Capability::hooks), kRaceWatchdog});
 
     std::string transcript = permutation_.written + "\n";
     for (const auto& line : played.transcript) transcript += "  " + line + "\n";

@@ -173,8 +173,6 @@ PlayedSession::~PlayedSession() {
   release();
   for (auto& thread : threads_) thread.join();
   tx_.reset();
-  storage_.reset();
-  store_.reset();
 }
 
 void PlayedSession::start(const ScheduleStep& step) {
