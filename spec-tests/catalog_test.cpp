@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "harness/file_text.hpp"
 #include "harness/spec.hpp"
+#include "harness/spec_sections.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -87,6 +89,80 @@ TEST(Catalog, TRACE_8_EveryRowHasALevelAndAReferenceRowNamesItsDecision) {
   EXPECT_TRUE(mentions(problems, "level 'reference': a reference-level conformance row names"));
   EXPECT_TRUE(mentions(problems, "does not mention 'Q99'"));
   EXPECT_EQ(problems.size(), 3u);
+}
+
+// record_spec calls of every test source of the suites.
+std::vector<RecordedSection> recorded_sections_of_the_tests() {
+  std::vector<RecordedSection> recorded;
+  for (const char* tree : {"spec-tests", "property-tests"}) {
+    const std::filesystem::path root = std::filesystem::path(SSP_SOURCE_DIR) / tree;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+      if (entry.path().extension() != ".cpp") continue;
+      const std::string file = std::filesystem::relative(entry.path(), SSP_SOURCE_DIR).string();
+      for (auto& call : recorded_sections(file, read_text_file(entry.path()))) {
+        recorded.push_back(std::move(call));
+      }
+    }
+  }
+  return recorded;
+}
+
+std::vector<std::string> committed_section_list() {
+  return listed_section_ids(
+      read_text_file(std::string(SSP_SOURCE_DIR) + "/fixtures/spec-sections.txt"));
+}
+
+TEST(Catalog, TRACE_10_EverySectionACatalogRowOrATestNamesExistsInSsp2) {
+  record_spec("Catalog", "TRACE-10");
+  const auto catalog = load_catalog(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  ASSERT_FALSE(catalog.empty());
+  const auto recorded = recorded_sections_of_the_tests();
+  ASSERT_GT(recorded.size(), 100u) << "the record_spec calls were not found";
+  for (const auto& problem : section_problems(catalog, recorded, committed_section_list())) {
+    ADD_FAILURE() << problem;
+  }
+}
+
+TEST(Catalog, TRACE_10_TheCheckFindsEachKindOfWrongSection) {
+  record_spec("Catalog", "TRACE-10");
+  EXPECT_EQ(spec_section_ids("# Title\n## Conventions and more\n## 0. Decisions\n"
+                             "### 5.9 Blobs\n#### 5.9.1 The value\n## 10. Errors\n"
+                             "### 8.7 Twice\n### 8.7 Twice\nText 5.1 not a heading\n"),
+            (std::vector<std::string>{"Conventions", "\u00a70", "\u00a75.9", "\u00a75.9.1",
+                                      "\u00a710", "\u00a78.7"}));
+  EXPECT_EQ(listed_section_ids("# comment\n\n\u00a75.1\nConventions\n"),
+            (std::vector<std::string>{"\u00a75.1", "Conventions"}));
+  EXPECT_EQ(recorded_sections("a.cpp",
+                              "record_spec(\"\u00a76.3, \u00a72.3\", \"PUSH-5\");"
+                              " record_spec(section, \"X\");")
+                .size(),
+            1u);
+
+  const std::vector<std::string> known = {"\u00a75.1", "\u00a75.5", "\u00a73.2", "Conventions"};
+  std::vector<CatalogEntry> catalog = {
+      {"a.md", "R1", "\u00a75.1, \u00a75.5", "MUST", {"S.R1_X"}},
+      {"a.md", "R2", "\u00a75.5 \u00a73.2", "MUST", {"S.R2_X"}},
+      {"a.md", "R3", "\u00a799.1", "MUST", {"S.R3_X"}},
+      {"a.md", "R4", "Catalog", "MUST", {"S.R4_X"}},
+      {"a.md", "R5", "", "MUST", {"S.R5_X"}},
+  };
+  CatalogEntry harness_row{"h.md", "H1", "Catalog, Conventions", "MUST", {"S.H1_X"}};
+  harness_row.kind = "harness";
+  catalog.push_back(harness_row);
+  const std::vector<RecordedSection> recorded = {
+      {"t.cpp", "\u00a75.5", "R1"},
+      {"t.cpp", "\u00a73.2", "R1"},
+      {"t.cpp", "\u00a75.1", "R9"},
+  };
+  const auto problems = section_problems(catalog, recorded, known);
+  EXPECT_TRUE(mentions(problems, "R2 names section \"\u00a75.5 \u00a73.2\", which is not one id"));
+  EXPECT_TRUE(mentions(problems, "R3 names section \"\u00a799.1\", which SSP2 does not have"));
+  EXPECT_TRUE(mentions(problems, "R4 names section \"Catalog\", which SSP2 does not have"))
+      << "a harness area in a conformance row";
+  EXPECT_TRUE(mentions(problems, "R5 names no section"));
+  EXPECT_TRUE(mentions(problems, "t.cpp: R1 records section \"\u00a73.2\", which its catalog row"));
+  EXPECT_TRUE(mentions(problems, "t.cpp: record_spec names requirement R9, which no catalog row"));
+  EXPECT_EQ(problems.size(), 6u);
 }
 
 }  // namespace

@@ -15,7 +15,9 @@
 #include "harness/coverage.hpp"
 #include "harness/design_note_ids.hpp"
 #include "harness/doc_links.hpp"
+#include "harness/file_text.hpp"
 #include "harness/spec.hpp"
+#include "harness/spec_sections.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -189,6 +191,21 @@ TEST(Coverage, TRACE_5_DesignNoteIdsAreReadPerSection) {
   EXPECT_EQ(design_note_ids(notes.path.string()),
             (std::vector<std::string>{"A-1", "D-2", "INV-1", "INV-2", "R1", "UPG-R35", "SEG-INV-16",
                                       "PUSH-T-CV-READER", "PUSH-1", "PUSH-R1", "PUSH-P1"}));
+}
+
+// Only here, not in the suites: whether the spec is beside the clone must
+// not change a run of ssp-conformance, whose reports make docs/conformance.md.
+TEST(SpecSections, TRACE_10_TheCommittedListIsTheSpecsHeadings) {
+  record_spec("Catalog", "TRACE-10");
+  const std::string spec = spec_document_path(SSP_SOURCE_DIR);
+  if (!std::filesystem::is_regular_file(spec)) {
+    GTEST_SKIP() << spec << " is not present: fixtures/spec-sections.txt is checked against it "
+                 << "where it is";
+  }
+  EXPECT_EQ(listed_section_ids(read_text_file(std::string(SSP_SOURCE_DIR) +
+                                                  "/fixtures/spec-sections.txt")),
+            spec_section_ids(read_text_file(spec)))
+      << "fixtures/spec-sections.txt must list exactly the ids of " << spec << "'s headings";
 }
 
 TEST(DocumentLinks, TRACE_6_DocumentsPointOnlyInsideTheRepository) {

@@ -1,6 +1,7 @@
 #include "harness/capability_gate.hpp"
 
 #include "harness/harness_error.hpp"
+#include "harness/suite_capabilities.hpp"
 
 namespace ssp::harness {
 
@@ -54,6 +55,7 @@ void record_missing_capability(Capability capability) {
 }
 
 std::optional<std::string> capability_gate(const Candidate& candidate, Capability capability) {
+  require_declared_capability(capability);
   if (candidate.has(capability)) return std::nullopt;
   std::string reason = "candidate " + candidate.name() + " does not implement " +
                        std::string(capability_name(capability));
@@ -78,6 +80,7 @@ CapabilityGrant grant(const Candidate& candidate, Capability capability) {
 }
 
 std::optional<CapabilityGrant> optional_grant(const Candidate& candidate, Capability capability) {
+  require_declared_capability(capability);
   if (!candidate.has(capability)) return std::nullopt;
   return CapabilityGrant(capability);
 }

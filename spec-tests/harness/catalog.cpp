@@ -28,9 +28,13 @@ std::vector<std::string> sorted_unique(std::vector<std::string> tests) {
   return tests;
 }
 
-// The kind column's cell, or "" when the table has no such column.
-std::string kind_cell(const MarkdownTable& table, const std::vector<std::string>& cells) {
-  const auto column = std::find(table.header.begin(), table.header.end(), "kind");
+// The cell of the first column whose header starts with `header`, or "" when
+// the table or the row has no such column.
+std::string cell_under(const MarkdownTable& table, const std::vector<std::string>& cells,
+                       const std::string& header) {
+  const auto column =
+      std::find_if(table.header.begin(), table.header.end(),
+                   [&](const std::string& cell) { return cell.starts_with(header); });
   const auto index = static_cast<std::size_t>(column - table.header.begin());
   return column == table.header.end() || index >= cells.size() ? "" : cells[index];
 }
@@ -55,7 +59,13 @@ std::vector<CatalogEntry> load_catalog(const std::string& directory) {
         // A row short of cells keeps what it has: a missing tests cell is
         // reported like an empty one.
         const auto cell = [&](std::size_t i) { return i < cells.size() ? cells[i] : ""; };
-        CatalogEntry entry{table.file, cell(0), cell(1), cell(2), {}, kind_cell(table, cells)};
+        CatalogEntry entry{table.file,
+                           cell(0),
+                           cell(1),
+                           cell(2),
+                           {},
+                           cell_under(table, cells, "kind"),
+                           cell_under(table, cells, "requirement")};
         const std::string tests = cell(table.header.size() - 1);
         for (auto it = std::sregex_iterator(tests.begin(), tests.end(), test_name);
              it != std::sregex_iterator(); ++it) {
@@ -68,15 +78,21 @@ std::vector<CatalogEntry> load_catalog(const std::string& directory) {
   return catalog;
 }
 
-std::map<std::string, CatalogTest> catalog_tests(const std::string& directory) {
+std::map<std::string, CatalogTest> catalog_tests(const std::vector<CatalogEntry>& catalog) {
   std::map<std::string, CatalogTest> tests;
-  if (!std::filesystem::is_directory(directory)) return tests;
-  for (const auto& entry : load_catalog(directory)) {
+  for (const auto& entry : catalog) {
     const RequirementLevel level =
         parse_requirement_level(entry.level).value_or(RequirementLevel::must);
-    for (const auto& test : entry.tests) tests.emplace(test, CatalogTest{entry.section, level});
+    for (const auto& test : entry.tests) {
+      tests.emplace(test, CatalogTest{entry.id, entry.section, level});
+    }
   }
   return tests;
+}
+
+std::vector<CatalogEntry> catalog_if_present(const std::string& directory) {
+  if (!std::filesystem::is_directory(directory)) return {};
+  return load_catalog(directory);
 }
 
 std::vector<std::string> registered_tests() {

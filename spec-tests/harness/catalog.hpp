@@ -15,13 +15,16 @@ namespace ssp::harness {
 struct CatalogEntry {
   std::string file;  // where the row is, for messages
   std::string id;    // e.g. "R11", "UPG-R35", "B-3"
-  std::string section;
+  std::string section;  // one or more section ids, comma-separated (section_ids.hpp)
   std::string level;
   std::vector<std::string> tests;  // "Suite.Test", without parameter suffixes
   // The kind column: "conformance" (asks the candidate, runs in
   // ssp-conformance), "self-test" (pins the reference's own internals, runs
   // in ssp-reference-selftests) or "harness" (tests the harness itself).
   std::string kind = "conformance";
+  // The requirement in words: the cell of the column whose header starts
+  // with "requirement", "" when the table has none.
+  std::string text{};
 };
 
 // The executables each kind of test belongs in.
@@ -32,17 +35,21 @@ inline constexpr const char* kSelfTestExecutable = "ssp-reference-selftests";
 // "id" and ends with "tests") of the docs/requirements/*.md under `directory`.
 std::vector<CatalogEntry> load_catalog(const std::string& directory);
 
-// Where a test stands in the catalog: its row's section and level.
+// Where a test stands in the catalog: its row's id, section and level.
 struct CatalogTest {
+  std::string requirement;
   std::string section;
   RequirementLevel level = RequirementLevel::must;
 };
 
-// "Suite.Test" → section and level for every test the catalog under
-// `directory` lists; empty when the directory does not exist (a binary run
-// outside the tree). A row whose level does not parse counts as MUST: the
-// catalog check reports it, and the verdict errs on the strict side.
-std::map<std::string, CatalogTest> catalog_tests(const std::string& directory);
+// "Suite.Test" → requirement, section and level for every test `catalog`
+// lists. A row whose level does not parse counts as MUST: the catalog check
+// reports it, and the verdict errs on the strict side.
+std::map<std::string, CatalogTest> catalog_tests(const std::vector<CatalogEntry>& catalog);
+
+// load_catalog(directory), or no rows when the directory does not exist (a
+// binary run outside the tree).
+std::vector<CatalogEntry> catalog_if_present(const std::string& directory);
 
 // "Prefix/Suite", "Test/param" → "Suite.Test": how the catalog names a test,
 // without instantiation prefix and parameter suffix.

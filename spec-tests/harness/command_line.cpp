@@ -54,6 +54,10 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
       line.help = true;
       continue;
     }
+    if (argument == "--list") {
+      line.list = true;
+      continue;
+    }
     const auto equals = argument.find('=');
     const std::string flag = argument.substr(0, equals);
     const auto value = [&]() -> std::string {
@@ -63,6 +67,11 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
     };
     if (flag == "--backend") {
       line.backends = backends_listed(value());
+      continue;
+    }
+    if (flag == "--report-dir") {
+      line.report_dir = value();
+      if (line.report_dir.empty()) throw CommandLineError("--report-dir needs a directory");
       continue;
     }
     const auto known = std::find_if(std::begin(kVariableFlags), std::end(kVariableFlags),
@@ -108,7 +117,17 @@ Runs the SSP2 conformance tests against a candidate (docs/harness.md).
                        on a MUST and warns on a SHOULD; reference fails on every
                        level, the reference's own decisions included
   --expect FILE        the candidate's expected failures (SSP_EXPECTATIONS)
+  --report-dir DIR     after the run, write DIR/junit.xml (JUnit, for a CI's test
+                       view), DIR/summary.md (per section and backend, for a pull
+                       request) and DIR/summary.json (docs/harness.md, "Reports");
+                       DIR is created when missing
+  --list               print every test the filter selects with its sections,
+                       requirement, level and the capabilities its suite may need;
+                       run nothing
   --help               this text
+
+On a terminal, the run shows its progress on stderr: tests done out of the
+total, and the section of the running test.
 
 GoogleTest's own flags, listed above, work too: --gtest_filter=PATTERN,
 --gtest_brief=1, --gtest_output=xml:FILE, … A flag wins over its environment
@@ -119,7 +138,8 @@ Exit status:
   1  a test that counts failed, an expected failure passed, or a failure happened
      outside every test
   2  a test erred (the driver broke the protocol, or a harness error), or a flag,
-     SSP_CANDIDATE, SSP_EXPECTATIONS or SSP_PROFILE is not right
+     SSP_CANDIDATE, SSP_EXPECTATIONS or SSP_PROFILE is not right, or a report
+     could not be written
 )";
 }
 

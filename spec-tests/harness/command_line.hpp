@@ -1,7 +1,9 @@
 // The flags of the suites beyond GoogleTest's own (docs/harness.md, "Command
-// line"). Each flag but --backend and --help stands for an environment
-// variable the harness reads, and wins over it; the environment keeps working
-// on its own. Parsing is pure: main() applies what it returns.
+// line"). --candidate, --pg, --profile and --expect stand for environment
+// variables the harness reads, and win over them; the environment keeps
+// working on its own. --backend narrows the filter, --report-dir asks for the
+// reports (report_files.hpp), --list lists instead of running. Parsing is
+// pure: main() applies what it returns.
 #pragma once
 
 #include <stdexcept>
@@ -22,6 +24,8 @@ class CommandLineError : public std::runtime_error {
 
 struct CommandLine {
   bool help = false;
+  bool list = false;       // --list: print the tests the filter selects, run none
+  std::string report_dir;  // --report-dir: where the reports go; "" writes none
   // The variables the flags set, in the order given: SSP_CANDIDATE
   // (--candidate), SSP_PG_DSN (--pg), SSP_PROFILE (--profile),
   // SSP_EXPECTATIONS (--expect).

@@ -1,8 +1,11 @@
 // Entry point of the suites: GoogleTest plus the per-section report.
 #include <gtest/gtest.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -11,7 +14,11 @@
 #include "harness/command_line.hpp"
 #include "harness/driver_pool.hpp"
 #include "harness/expectations.hpp"
+#include "harness/progress_line.hpp"
+#include "harness/report_files.hpp"
 #include "harness/section_report.hpp"
+#include "harness/suite_capabilities.hpp"
+#include "harness/test_listing.hpp"
 #include "harness/verdict_profile.hpp"
 
 namespace ssp::harness {
@@ -41,13 +48,36 @@ std::vector<std::string> all_test_names() {
   return names;
 }
 
+// "Prefix/Suite.Test/param" of every test the filter selects, in run order.
+std::vector<std::string> selected_test_names() {
+  std::vector<std::string> names;
+  const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
+  for (int i = 0; i < unit.total_test_suite_count(); ++i) {
+    const ::testing::TestSuite& suite = *unit.GetTestSuite(i);
+    for (int j = 0; j < suite.total_test_count(); ++j) {
+      const ::testing::TestInfo& test = *suite.GetTestInfo(j);
+      if (test.should_run()) names.push_back(std::string(suite.name()) + "." + test.name());
+    }
+  }
+  return names;
+}
+
+// The width of the terminal stderr is on; COLUMNS, then 80, when it does not say.
+int terminal_columns() {
+  winsize size{};
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  const char* columns = std::getenv("COLUMNS");
+  const int parsed = columns != nullptr ? std::atoi(columns) : 0;
+  return parsed > 0 ? parsed : 80;
+}
+
 }  // namespace
 
 // Exit status: 0 every test that counts passed (or failed as the candidate's
 // expectations say), 1 a test that counts failed (SSP_PROFILE says which
 // levels count: section_report.hpp), 2 a test erred (the candidate's driver
 // broke the protocol; docs/driver-protocol.md), or a flag (command_line.hpp),
-// SSP_EXPECTATIONS or SSP_PROFILE is not right.
+// SSP_EXPECTATIONS or SSP_PROFILE is not right, or --report-dir cannot be written.
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);  // takes its own flags out of argv
   ssp::harness::CommandLine line;
@@ -63,6 +93,33 @@ int main(int argc, char** argv) {
   }
   for (const auto& [variable, value] : line.environment) setenv(variable.c_str(), value.c_str(), 1);
   GTEST_FLAG_SET(filter, ssp::harness::filter_for_backends(GTEST_FLAG_GET(filter), line.backends));
+  const std::vector<ssp::harness::CatalogEntry> catalog =
+      ssp::harness::catalog_if_present(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  if (line.list) {
+    // should_run() reflects the filter once RUN_ALL_TESTS has applied it;
+    // with list_tests GoogleTest applies it and runs nothing, printing its
+    // own listing, which goes to /dev/null: this one replaces it.
+    GTEST_FLAG_SET(list_tests, true);
+    std::fflush(stdout);
+    const int saved_stdout = dup(STDOUT_FILENO);
+    std::FILE* null = std::fopen("/dev/null", "w");
+    if (saved_stdout < 0 || null == nullptr) {
+      std::fprintf(stderr, "--list: cannot set stdout aside\n");
+      return 2;
+    }
+    dup2(fileno(null), STDOUT_FILENO);
+    [[maybe_unused]] const int listed = RUN_ALL_TESTS();
+    std::fflush(stdout);
+    dup2(saved_stdout, STDOUT_FILENO);
+    close(saved_stdout);
+    std::fclose(null);
+    std::fputs(
+        ssp::harness::test_listing(selected_test_names(), ssp::harness::catalog_tests(catalog),
+                                   ssp::harness::suite_capability_keys())
+            .c_str(),
+        stdout);
+    return 0;
+  }
 #ifdef SSP_REFERENCE_ONLY
   // Self-tests pin the reference itself: another candidate is not theirs to test.
   unsetenv("SSP_CANDIDATE");
@@ -89,17 +146,38 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", failure.what());
     return 2;
   }
-  auto* report = new ssp::harness::SectionReport(
-      candidate, ssp::harness::catalog_tests(std::string(SSP_SOURCE_DIR) + "/docs/requirements"),
-      std::move(expectations), profile);
-  ::testing::UnitTest::GetInstance()->listeners().Append(report);  // gtest owns it
+  auto* report = new ssp::harness::SectionReport(candidate, ssp::harness::catalog_tests(catalog),
+                                                 std::move(expectations), profile);
+  ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
+  listeners.Append(report);  // gtest owns it
+  // Progress on a terminal, unless GoogleTest prints every test to it already.
+  if (isatty(STDERR_FILENO) && (GTEST_FLAG_GET(brief) || !isatty(STDOUT_FILENO))) {
+    listeners.Append(new ssp::harness::ProgressLine(ssp::harness::catalog_tests(catalog),
+                                                    terminal_columns()));  // gtest owns it
+  }
   if (std::getenv("SSP_INJECT_FAILURE_OUTSIDE_TESTS") != nullptr) {
     // The harness's own test of its exit status (HARNESS-28): a failure no
     // test owns, as a global environment's tear-down would record.
     ::testing::AddGlobalTestEnvironment(new ssp::harness::FailingTearDown);  // gtest owns it
   }
-  const int status = RUN_ALL_TESTS();
+  const int status = report->exit_status(RUN_ALL_TESTS());
   // Driver processes kept for reuse end with the run, not at exit.
   ssp::harness::DriverPool::of_this_run().end_idle();
-  return report->exit_status(status);
+  if (!line.report_dir.empty()) {
+    try {
+      ssp::harness::write_reports(line.report_dir,
+                                  {.executable = std::filesystem::path(argv[0]).filename().string(),
+                                   .candidate = report->candidate(),
+                                   .profile = report->profile(),
+                                   .exit_status = status,
+                                   .tests = report->records(),
+                                   .outside_tests = report->outside_tests(),
+                                   .requirements = catalog});
+    } catch (const std::exception& failure) {
+      std::fprintf(stderr, "--report-dir: %s\n", failure.what());
+      return 2;
+    }
+    std::printf("reports: %s/{junit.xml,summary.json,summary.md}\n", line.report_dir.c_str());
+  }
+  return status;
 }

@@ -1,9 +1,12 @@
 #include "harness/section_report.hpp"
 
 #include <cstdio>
+#include <optional>
 
 #include "harness/driver_error.hpp"
 #include "harness/harness_error.hpp"
+#include "harness/section_ids.hpp"
+#include "harness/section_tallies.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -40,6 +43,17 @@ std::string messages(const ::testing::TestResult& result, Keep keep) {
   return joined;
 }
 
+// The value of the gtest property `key` the test recorded (the last one), if any.
+std::optional<std::string> property(const ::testing::TestResult& result, const char* key) {
+  std::optional<std::string> value;
+  for (int i = 0; i < result.test_property_count(); ++i) {
+    if (std::string(result.GetTestProperty(i).key()) == key) {
+      value = result.GetTestProperty(i).value();
+    }
+  }
+  return value;
+}
+
 std::string failure_messages(const ::testing::TestResult& result) {
   return messages(result, [](const ::testing::TestPartResult& part) { return part.failed(); });
 }
@@ -55,57 +69,57 @@ std::string profile_line(VerdictProfile profile) {
 
 void SectionReport::OnTestEnd(const ::testing::TestInfo& info) {
   const ::testing::TestResult& result = *info.result();
-  const std::string name = std::string(info.test_suite_name()) + "." + info.name();
-  const auto cataloged = catalog_.find(catalog_test_name(info.test_suite_name(), info.name()));
-  std::string section = cataloged != catalog_.end() ? cataloged->second.section : "(no section)";
-  const RequirementLevel level =
-      cataloged != catalog_.end() ? cataloged->second.level : RequirementLevel::must;
-  for (int i = 0; i < result.test_property_count(); ++i) {
-    if (std::string(result.GetTestProperty(i).key()) == "spec") {
-      section = result.GetTestProperty(i).value();
-    }
+  TestRecord record;
+  record.name = std::string(info.test_suite_name()) + "." + info.name();
+  record.catalog_name = catalog_test_name(info.test_suite_name(), info.name());
+  record.backend = backend_of_test(record.name);
+  record.seconds = static_cast<double>(result.elapsed_time()) / 1000.0;
+  std::string section = "(no section)";
+  if (const auto cataloged = catalog_.find(record.catalog_name); cataloged != catalog_.end()) {
+    record.requirement = cataloged->second.requirement;
+    record.level = cataloged->second.level;
+    section = cataloged->second.section;
   }
-  SectionTally& tally = by_section_[section];
-  const auto expected = expectations_.find(name);
+  if (const auto recorded = property(result, "spec")) section = *recorded;
+  record.sections = section_ids(section);
+  record.missing_capability = property(result, "missing_capability");
+  record.counts = failure_fails_the_run(profile_, record.level);
+
+  const auto expected = expectations_.find(record.name);
   if (erred(result, "harness_error", reports_harness_error)) {
     // Before the driver's errors: a harness bug may surface as a driver call.
-    ++tally.harness_errors;
-    ++errors_;
-    notes_.harness_errors.push_back({name, failure_messages(result)});
+    record.outcome = TestOutcome::error;
+    record.harness_error = true;
+    record.reason = failure_messages(result);
+    notes_.harness_errors.push_back({record.name, record.reason});
   } else if (erred(result, "driver_error", reports_driver_error)) {
-    ++tally.errors;
-    ++errors_;
+    record.outcome = TestOutcome::error;
+    record.reason = failure_messages(result);
   } else if (result.Skipped()) {
-    ++tally.skipped;
+    record.outcome = TestOutcome::skipped;
     const std::string reason =
         messages(result, [](const ::testing::TestPartResult& part) { return part.skipped(); });
-    skipped_.push_back({name, reason.empty() ? "(no reason given)" : reason});
+    record.reason = reason.empty() ? "(no reason given)" : reason;
+    skipped_.push_back({record.name, record.reason});
     if (expected != expectations_.end()) {
-      notes_.stale.push_back({name, "skipped, so the entry excuses nothing (" +
-                                        expected->second.reason + ")"});
+      notes_.stale.push_back(
+          {record.name, "skipped, so the entry excuses nothing (" + expected->second.reason + ")"});
     }
   } else if (expected != expectations_.end()) {
     if (result.Failed()) {
-      ++tally.expected;
-      ++excused_;
-      notes_.expected_failures.push_back({name, expected->second.reason});
+      record.outcome = TestOutcome::expected_fail;
+      record.reason = expected->second.reason;
+      notes_.expected_failures.push_back({record.name, record.reason});
     } else {
-      ++tally.failed;
-      ++failed_;
-      notes_.unexpected_passes.push_back(
-          {name, "passed, but the expectations file says: " + expected->second.reason});
+      record.outcome = TestOutcome::unexpected_pass;
+      record.reason = "passed, but the expectations file says: " + expected->second.reason;
+      notes_.unexpected_passes.push_back({record.name, record.reason});
     }
-  } else if (!result.Failed()) {
-    ++(level == RequirementLevel::reference && profile_ == VerdictProfile::spec
-           ? tally.reference_passed
-           : tally.passed);
-  } else if (failure_fails_the_run(profile_, level)) {
-    ++tally.failed;
-    ++failed_;
-  } else {
-    ++(level == RequirementLevel::should ? tally.warned : tally.reference_failed);
-    ++excused_;
+  } else if (result.Failed()) {
+    record.outcome = TestOutcome::failed;
+    record.reason = failure_messages(result);
   }
+  records_.push_back(std::move(record));
 }
 
 void SectionReport::OnTestSuiteEnd(const ::testing::TestSuite& suite) {
@@ -125,17 +139,23 @@ void SectionReport::OnTestProgramEnd(const ::testing::UnitTest& unit) {
   }
   notes_.profile_line = profile_line(profile_);
   std::printf("\ncandidate under test: %s\n", candidate_.c_str());
-  std::fputs(format_section_table(by_section_, skipped_, notes_).c_str(), stdout);
+  std::fputs(
+      format_section_table(tally_by_section(records_), tally_of_all(records_), skipped_, notes_)
+          .c_str(),
+      stdout);
   std::fflush(stdout);
 }
 
 int SectionReport::exit_status(int googletest_status) const {
-  if (errors_ > 0) return 2;
-  if (failed_ > 0 || !notes_.outside_tests.empty()) return 1;
+  const SectionTally total = tally_of_all(records_);
+  if (total.errors + total.harness_errors > 0) return 2;
+  if (total.failed > 0 || !notes_.outside_tests.empty()) return 1;
+  // Failures that do not fail the run: expected, warned, reference level.
+  const int excused = total.expected + total.warned + total.reference_failed;
   // GoogleTest fails the run for every failed test, excused ones included.
   // When no test failed at all, its failure has a cause this report did not
   // see, and it stands.
-  if (excused_ == 0) return googletest_status;
+  if (excused == 0) return googletest_status;
   return 0;
 }
 

@@ -1,18 +1,20 @@
-// Prints, after the run, the candidate's name, the outcomes per SSP2 section,
-// a closing "N passed, N failed, N skipped" line and every skipped, excused or
-// stale test with its reason (section_table.hpp), and decides the run's exit
-// status.
+// Records every test as it ends (test_record.hpp), prints after the run the
+// candidate's name, the outcomes per SSP2 section, a closing "N passed, N
+// failed, N skipped" line and every skipped, excused or stale test with its
+// reason (section_table.hpp), and decides the run's exit status. The reports
+// of --report-dir are written from the same records (report_files.hpp).
 //
 // What counts (docs/harness.md, "The verdict"): a test's level comes from its
 // catalog row (requirement_level.hpp), and the profile (verdict_profile.hpp)
 // says which levels' failures fail the run. An error is a failed test whose
 // out-of-process candidate broke the driver protocol (DriverError), or a
 // harness error (HarnessError: the suite's own bug, listed apart so the
-// candidate is not blamed); either fails the run. An expected failure (expectations.hpp) excuses only the test
-// it names. A failure GoogleTest records outside every test fails the run.
-// A test's section is the "spec" property it records; a test skipped before
-// recording it (backend not available) is counted under the section the
-// catalog gives it.
+// candidate is not blamed); either fails the run. An expected failure
+// (expectations.hpp) excuses only the test it names. A failure GoogleTest
+// records outside every test fails the run.
+// A test's sections are those of the "spec" property it records
+// (record_spec), or, for a test skipped before recording it (backend not
+// available), those of its catalog row; it counts under each.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -24,6 +26,7 @@
 #include "harness/catalog.hpp"
 #include "harness/expectations.hpp"
 #include "harness/section_table.hpp"
+#include "harness/test_record.hpp"
 #include "harness/verdict_profile.hpp"
 
 namespace ssp::harness {
@@ -31,8 +34,8 @@ namespace ssp::harness {
 class SectionReport final : public ::testing::EmptyTestEventListener {
  public:
   // `candidate`: the name of the candidate under test.
-  // `catalog`: "Suite.Test" (no parameter suffix) → section and level; a test
-  //   it does not list is MUST (the catalog check reports it).
+  // `catalog`: "Suite.Test" (no parameter suffix) → requirement, section and
+  //   level; a test it does not list is MUST (the catalog check reports it).
   // `expectations`: the candidate's expected failures (expectations.hpp).
   SectionReport(std::string candidate, std::map<std::string, CatalogTest> catalog,
                 Expectations expectations = {}, VerdictProfile profile = VerdictProfile::spec)
@@ -52,17 +55,21 @@ class SectionReport final : public ::testing::EmptyTestEventListener {
   // the run for a reason no test and no suite recorded; else 0.
   int exit_status(int googletest_status) const;
 
+  // Every test that ended, in the order it ended.
+  const std::vector<TestRecord>& records() const { return records_; }
+  // Failures GoogleTest recorded outside every test, named by where.
+  const std::vector<NotedTest>& outside_tests() const { return notes_.outside_tests; }
+  const std::string& candidate() const { return candidate_; }
+  VerdictProfile profile() const { return profile_; }
+
  private:
   std::string candidate_;
   std::map<std::string, CatalogTest> catalog_;
-  std::map<std::string, SectionTally> by_section_;
   Expectations expectations_;
   VerdictProfile profile_;
+  std::vector<TestRecord> records_;
   std::vector<SkippedTest> skipped_;
   ExpectationNotes notes_;
-  int errors_ = 0;
-  int failed_ = 0;  // failures that count, unexpected; expected failures that passed
-  int excused_ = 0;  // failures that do not fail the run: expected, warned, reference level
 };
 
 }  // namespace ssp::harness

@@ -42,12 +42,11 @@ std::size_t display_width(std::string_view utf8) {
   }));
 }
 
-std::string format_section_table(const std::map<std::string, SectionTally>& by_section,
-                                  const std::vector<SkippedTest>& skipped,
-                                  const ExpectationNotes& notes) {
+std::string format_section_table(const SectionTallies& by_section, const SectionTally& total,
+                                 const std::vector<SkippedTest>& skipped,
+                                 const ExpectationNotes& notes) {
   std::size_t width = display_width("section");
   for (const auto& [section, tally] : by_section) width = std::max(width, display_width(section));
-  SectionTally total;
   std::string out = "\nSSP2 conformance by section\n";
   char header[96];
   std::snprintf(header, sizeof header, " %7s %7s %7s %7s %8s %7s %7s %8s\n", "passed", "failed",
@@ -55,15 +54,6 @@ std::string format_section_table(const std::map<std::string, SectionTally>& by_s
   out += "  " + padded("section", width) + header;
   for (const auto& [section, tally] : by_section) {
     out += row(section, width, tally);
-    total.passed += tally.passed;
-    total.failed += tally.failed;
-    total.errors += tally.errors;
-    total.harness_errors += tally.harness_errors;
-    total.expected += tally.expected;
-    total.skipped += tally.skipped;
-    total.warned += tally.warned;
-    total.reference_passed += tally.reference_passed;
-    total.reference_failed += tally.reference_failed;
   }
   // The closing line keeps the plain "N passed, N failed, N skipped" form that
   // CI log readers recognise, so an error counts among the failed there.

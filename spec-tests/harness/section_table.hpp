@@ -5,26 +5,13 @@
 // verdict_profile.hpp); this file only prints the tallies it is given.
 #pragma once
 
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace ssp::harness {
+#include "harness/section_tallies.hpp"
 
-struct SectionTally {
-  int passed = 0;
-  int failed = 0;    // failures that fail the run under its profile
-  int skipped = 0;
-  int errors = 0;    // the candidate's driver broke the protocol (driver_error.hpp)
-  int harness_errors = 0;  // a bug of the suite, not the candidate's (harness_error.hpp)
-  int expected = 0;  // failed as the candidate's expectations say (expectations.hpp)
-  int warned = 0;    // SHOULD tests that failed: warnings, the run does not fail for them
-  // Reference-level tests (our decisions) whose outcome does not decide the
-  // run (profile spec); under profile reference they count as passed / failed.
-  int reference_passed = 0;
-  int reference_failed = 0;
-};
+namespace ssp::harness {
 
 // A test ("Suite.Test/param") and why it ended as it did: a skip's reason, an
 // expected failure's reason, or what an unexpected pass contradicts.
@@ -54,13 +41,14 @@ std::size_t display_width(std::string_view utf8);
 
 // The table, one row per section in `by_section` order, section names padded
 // to a common display width so the number columns line up, then the totals
-// line (passed, failed with errors, skipped: the tests that decide the run),
+// line from `total` (every test once, though a test of two sections is in two
+// rows: passed, failed with errors, skipped: the tests that decide the run),
 // the lines saying what else was counted (errors, expected failures,
 // warnings, reference-level outcomes, the profile), then the skipped tests
 // (if any) one per line, then the expected failures, unexpected passes, stale
 // expectations and failures outside every test (if any), one per line with
 // their reasons.
-std::string format_section_table(const std::map<std::string, SectionTally>& by_section,
+std::string format_section_table(const SectionTallies& by_section, const SectionTally& total,
                                  const std::vector<SkippedTest>& skipped,
                                  const ExpectationNotes& notes = {});
 
