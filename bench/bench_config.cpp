@@ -41,13 +41,16 @@ BenchConfig bench_config_from_environment() {
   if (const auto seed = variable("SSP_BENCH_SEED")) {
     config.seed = static_cast<std::uint32_t>(std::stoul(*seed, nullptr, 0));
   }
-  if (const auto durability = variable("SSP_BENCH_SQLITE_DURABILITY")) {
-    const auto parsed = sqlite_durability_from_name(*durability);
+  for (const auto& [name, durability] :
+       {std::pair{"SSP_BENCH_SQLITE_DURABILITY", &config.sqlite_durability},
+        std::pair{"SSP_BENCH_PUSH_DURABILITY", &config.push_sqlite_durability}}) {
+    const auto value = variable(name);
+    if (!value) continue;
+    const auto parsed = sqlite_durability_from_name(*value);
     if (!parsed) {
-      throw std::invalid_argument("SSP_BENCH_SQLITE_DURABILITY must be normal or full, not " +
-                                  *durability);
+      throw std::invalid_argument(std::string(name) + " must be normal or full, not " + *value);
     }
-    config.sqlite_durability = *parsed;
+    *durability = *parsed;
   }
   config.pg_dsn = variable("SSP_PG_DSN");
   config.pg_required = variable("SSP_REQUIRE_PG") == std::optional<std::string>("1");

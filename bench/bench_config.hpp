@@ -39,6 +39,10 @@ struct BenchConfig {
   // SSP_BENCH_SQLITE_DURABILITY=normal|full: the SQLite store's setting, used
   // by the SQLite floor too.
   SqliteDurability sqlite_durability = SqliteDurability::normal;
+  // SSP_BENCH_PUSH_DURABILITY=normal|full: the SQLite server storage's setting
+  // (SqliteServerStorageOptions; FULL, its default, unless told), used by the
+  // SQLite push floor too.
+  SqliteDurability push_sqlite_durability = SqliteDurability::full;
   // SSP_PG_DSN, or why PostgreSQL is skipped.
   std::optional<std::string> pg_dsn;
   std::string pg_skip_reason;

@@ -37,7 +37,7 @@ void describe_run(const ssp::bench::BenchConfig& config) {
   benchmark::AddCustomContext("sqlite_durability",
                               ssp::sqlite_durability_pragmas(config.sqlite_durability));
   benchmark::AddCustomContext("sqlite_server_storage_durability",
-                              ssp::bench::sqlite_server_storage_durability());
+                              ssp::sqlite_durability_pragmas(config.push_sqlite_durability));
   benchmark::AddCustomContext("openssl_version", OpenSSL_version(OPENSSL_VERSION));
   if (!config.pg_dsn) {
     if (config.pg_required) {

@@ -43,9 +43,4 @@ std::unique_ptr<PushSite> make_push_site(BenchBackend backend, const BenchConfig
 std::unique_ptr<PushSite> make_sqlite_push_site(const BenchConfig& config);
 std::unique_ptr<PushSite> make_postgres_push_site(const BenchConfig& config);
 
-// How durable a SQLite server storage is: its journal mode and the
-// synchronous level a new connection gets from this libsqlite3 (the storage
-// sets no level of its own, and the push floor does the same), for the report.
-std::string sqlite_server_storage_durability();
-
 }  // namespace ssp::bench

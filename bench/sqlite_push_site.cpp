@@ -1,8 +1,8 @@
 // The SQLite push site and push floor. The floor talks to libsqlite3
 // directly, binds the payload without copying it, reuses its INSERT, and
 // takes the write lock with BEGIN IMMEDIATE as a push transaction does. Its
-// durability is the storage's: WAL, and the library's default synchronous
-// level (the storage sets none).
+// durability is the storage's: the same PRAGMA text (sqlite_durability_pragmas)
+// at the level SSP_BENCH_PUSH_DURABILITY names, FULL unless told.
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -21,7 +21,7 @@ namespace {
 
 class SqlitePushFloor final : public PushFloorDatabase {
  public:
-  explicit SqlitePushFloor(const std::string& path) {
+  SqlitePushFloor(const std::string& path, SqliteDurability durability) {
     if (sqlite3_open_v2(path.c_str(), &db_,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                         nullptr) != SQLITE_OK) {
@@ -30,7 +30,7 @@ class SqlitePushFloor final : public PushFloorDatabase {
       throw std::runtime_error("SQLite push floor: " + message);
     }
     sqlite3_busy_timeout(db_, static_cast<int>(storage::ServerStorageOptions{}.lock_wait_ms));
-    exec("PRAGMA journal_mode=WAL");
+    exec(sqlite_durability_pragmas(durability).c_str());
     exec("CREATE TABLE IF NOT EXISTS push_rows(row_id TEXT PRIMARY KEY, payload BLOB NOT NULL)");
     if (sqlite3_prepare_v2(db_, "INSERT INTO push_rows(row_id, payload) VALUES (?, ?)", -1,
                            &insert_, nullptr) != SQLITE_OK) {
@@ -73,7 +73,8 @@ class SqlitePushFloor final : public PushFloorDatabase {
 
 class SqlitePushSite final : public PushSite {
  public:
-  SqlitePushSite() : directory_(make_temp_directory()) {
+  explicit SqlitePushSite(SqliteDurability durability)
+      : directory_(make_temp_directory()), durability_(durability) {
     // Tables first, so that threads opening storages later only compare.
     open_storage();
     open_floor();
@@ -85,40 +86,25 @@ class SqlitePushSite final : public PushSite {
   }
 
   std::unique_ptr<storage::ServerStorage> open_storage() override {
-    auto storage = storage::open_sqlite_server_storage((directory_ / "server.db").string());
+    auto storage =
+        storage::open_sqlite_server_storage((directory_ / "server.db").string(), {}, {durability_});
     storage->ensure_schema(schema());
     return storage;
   }
 
   std::unique_ptr<PushFloorDatabase> open_floor() override {
-    return std::make_unique<SqlitePushFloor>((directory_ / "push-floor.db").string());
+    return std::make_unique<SqlitePushFloor>((directory_ / "push-floor.db").string(), durability_);
   }
 
  private:
   std::filesystem::path directory_;
+  SqliteDurability durability_;
 };
 
 }  // namespace
 
-std::unique_ptr<PushSite> make_sqlite_push_site(const BenchConfig&) {
-  return std::make_unique<SqlitePushSite>();
-}
-
-std::string sqlite_server_storage_durability() {
-  sqlite3* db = nullptr;
-  std::string level = "?";
-  if (sqlite3_open(":memory:", &db) == SQLITE_OK) {
-    sqlite3_stmt* read = nullptr;
-    if (sqlite3_prepare_v2(db, "PRAGMA synchronous", -1, &read, nullptr) == SQLITE_OK &&
-        sqlite3_step(read) == SQLITE_ROW) {
-      static constexpr const char* kLevels[] = {"OFF", "NORMAL", "FULL", "EXTRA"};
-      const int value = sqlite3_column_int(read, 0);
-      level = value >= 0 && value <= 3 ? kLevels[value] : std::to_string(value);
-    }
-    sqlite3_finalize(read);
-  }
-  sqlite3_close(db);
-  return "PRAGMA journal_mode=WAL; synchronous=" + level + " (library default)";
+std::unique_ptr<PushSite> make_sqlite_push_site(const BenchConfig& config) {
+  return std::make_unique<SqlitePushSite>(config.push_sqlite_durability);
 }
 
 }  // namespace ssp::bench

@@ -77,6 +77,7 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
       {"SegmentStoreContract", {segment_store, hooks, injected_hasher, read_only_open}},
       {"ServerReadiness", {server_storage, rows, schema}},
       {"SignedUrl", {segment_store, signed_url}},
+      {"SqliteStorageDurability", {server_storage, rows, schema, push}},
       {"SspSegmentsTool", {segment_store}},
       {"SspSegmentsToolLegacy", {segment_store}},
       {"StartupProperties", {server_storage, rows, schema}},

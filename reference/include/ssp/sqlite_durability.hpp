@@ -1,6 +1,8 @@
-// How far a SQLite segment store pushes a commit towards stable storage. The
-// journal is always WAL, so readers never block the single writer; the
-// durability level only decides when SQLite calls fsync.
+// How far a SQLite store (the segment store, the server storage) pushes a
+// commit towards stable storage. The journal is always WAL, so readers never
+// block the single writer; the durability level only decides when SQLite
+// calls fsync. Each store has its own default (sqlite_segment_store.hpp,
+// storage/sqlite_server_storage.hpp).
 #pragma once
 
 #include <optional>
@@ -10,14 +12,15 @@
 namespace ssp {
 
 enum class SqliteDurability {
-  // synchronous=NORMAL, the default. The WAL is fsynced at checkpoints, not at
-  // every commit: a committed put survives a crash of the process, while a
-  // power loss or an OS crash may roll back the latest commits (the file stays
-  // consistent). That is enough for segments: they are cache entries a server
-  // may drop at any time and rebuild on demand (SPEC §5.1).
+  // synchronous=NORMAL, the segment store's default. The WAL is fsynced at
+  // checkpoints, not at every commit: a committed put survives a crash of the
+  // process, while a power loss or an OS crash may roll back the latest
+  // commits (the file stays consistent). That is enough for segments: they are
+  // cache entries a server may drop at any time and rebuild on demand (SPEC §5.1).
   normal,
-  // synchronous=FULL: the WAL is fsynced at every commit, so a committed put
-  // also survives a power loss, at the price of one fsync per put.
+  // synchronous=FULL, the server storage's default: the WAL is fsynced at every
+  // commit, so a committed put or push also survives a power loss, at the price
+  // of one fsync per commit.
   full,
 };
 

@@ -318,11 +318,15 @@ using IdlePushConnections = sql::IdleConnections<Connection>;
 
 class SqlitePushSession final : public PushSession {
  public:
+  // `durability_pragmas` put a new connection at the storage's durability.
   SqlitePushSession(std::shared_ptr<IdlePushConnections> idle, const std::string& path,
-                    std::int64_t lock_wait_ms)
+                    std::int64_t lock_wait_ms, const std::string& durability_pragmas)
       : idle_(std::move(idle)),
-        owned_(idle_->take_or(
-            [&] { return std::make_unique<Connection>(path, false, lock_wait_ms); })),
+        owned_(idle_->take_or([&] {
+          auto connection = std::make_unique<Connection>(path, false, lock_wait_ms);
+          connection->exec(durability_pragmas);
+          return connection;
+        })),
         connection_(*owned_) {
     // Takes the database writer lock now, waiting up to busy_timeout.
     connection_.exec("BEGIN IMMEDIATE");
@@ -509,14 +513,17 @@ class SqlitePushSession final : public PushSession {
 
 class SqliteServerStorage final : public ServerStorageBase {
  public:
-  SqliteServerStorage(const std::string& path, ServerStorageOptions options)
+  SqliteServerStorage(const std::string& path, ServerStorageOptions options,
+                      SqliteServerStorageOptions sqlite_options)
       : ServerStorageBase(std::move(options)),
         path_(path),
+        durability_pragmas_(sqlite_durability_pragmas(sqlite_options.durability)),
         writer_(path, false, this->options().lock_wait_ms),
         reader_(path, false, this->options().lock_wait_ms) {
     // WAL: readers see the last committed state while a push holds the
-    // writer lock (design notes push.md Q5). Persistent in the file.
-    writer_.exec("PRAGMA journal_mode=WAL");
+    // writer lock (design notes push.md Q5); persistent in the file. The
+    // synchronous level is per connection: every writing one sets it.
+    writer_.exec(durability_pragmas_);
   }
 
  protected:
@@ -633,7 +640,8 @@ class SqliteServerStorage final : public ServerStorageBase {
   }
 
   std::unique_ptr<PushSession> open_push_session() override {
-    return std::make_unique<SqlitePushSession>(idle_push_, path_, options().lock_wait_ms);
+    return std::make_unique<SqlitePushSession>(idle_push_, path_, options().lock_wait_ms,
+                                               durability_pragmas_);
   }
 
  private:
@@ -647,6 +655,7 @@ class SqliteServerStorage final : public ServerStorageBase {
   }
 
   std::string path_;
+  std::string durability_pragmas_;  // sqlite_durability_pragmas of the storage's level
   Connection writer_;
   Connection reader_;
   std::shared_ptr<IdlePushConnections> idle_push_ =
@@ -655,9 +664,10 @@ class SqliteServerStorage final : public ServerStorageBase {
 
 }  // namespace
 
-std::unique_ptr<ServerStorage> open_sqlite_server_storage(const std::string& path,
-                                                          ServerStorageOptions options) {
-  return std::make_unique<SqliteServerStorage>(path, std::move(options));
+std::unique_ptr<ServerStorage> open_sqlite_server_storage(
+    const std::string& path, ServerStorageOptions options,
+    SqliteServerStorageOptions sqlite_options) {
+  return std::make_unique<SqliteServerStorage>(path, std::move(options), sqlite_options);
 }
 
 }  // namespace ssp::storage
