@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "harness/postgres_round_trip_counter.hpp"
 #include "payload.hpp"
 #include "push_workload.hpp"
 
@@ -110,6 +111,69 @@ void bench_push_floor(benchmark::State& state, SharedPushSite& sites, BenchBacke
     ++index;
   }
   report_commits(state, operations, checksum);
+}
+
+void bench_push_rows_floor(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
+                           int operations, const BenchConfig& config) {
+  const auto site = join_push_site(state, sites, backend, config);
+  const auto floor = site->open_rows_floor();
+  const int thread = state.thread_index();
+  const PushCommitStream commits(site->schema(), thread, operations);
+  const std::string partition = push_partition(thread, state.threads());
+  std::int64_t now = kBenchNowMs;
+  std::uint64_t checksum = 0;
+  std::uint64_t index = 0;
+  for (auto _ : state) {
+    const push::PushCommit commit = commits.commit(index);
+    floor->write_commit(commit, partition, now++);
+    checksum ^= rows_checksum(commit);
+    ++index;
+  }
+  report_commits(state, operations, checksum);
+}
+
+void bench_push_round_trips(benchmark::State& state, int operations, const BenchConfig& config) {
+  if (!config.pg_dsn) throw std::runtime_error(config.pg_skip_reason);
+  const harness::PostgresRoundTripCounter relay(*config.pg_dsn);
+  BenchConfig through_relay = config;
+  through_relay.pg_dsn = relay.dsn();
+  const auto site = make_postgres_push_site(through_relay);
+  const auto storage = site->open_storage();
+  const PushCommitStream commits(site->schema(), 0, operations);
+  const push::PushActor actor{push_partition(0, 1), "bench-actor", push_bench_scopes()};
+  push::PushOptions options;
+  std::int64_t now = kBenchNowMs;
+  options.clock = [&now] { return now++; };
+  // A pooled push connection prepares each statement on its first use, a
+  // round trip each, which a long-lived server pays once: one push first.
+  std::uint64_t index = 0;
+  std::int64_t previous_seq = 0;
+  const auto push_one = [&]() -> std::optional<std::string> {
+    const push::PushCommit commit = commits.commit(index++);
+    const push::PushAnswer answer =
+        push::run_push(*storage, site->schema(), actor, commit, options);
+    if (auto problem = not_applied(answer, commit, previous_seq)) return problem;
+    previous_seq = *answer.commit_seq;
+    return std::nullopt;
+  };
+  if (const auto problem = push_one()) {
+    state.SkipWithError(problem->c_str());
+    return;
+  }
+  std::int64_t round_trips = 0;
+  for (auto _ : state) {
+    const std::int64_t before = relay.round_trips();
+    if (const auto problem = push_one()) {
+      state.SkipWithError(problem->c_str());
+      break;
+    }
+    round_trips += relay.round_trips() - before;
+  }
+  state.SetItemsProcessed(state.iterations());
+  if (state.iterations() > 0) {
+    state.counters["round_trips_per_push"] = benchmark::Counter(
+        static_cast<double>(round_trips) / static_cast<double>(state.iterations()));
+  }
 }
 
 }  // namespace ssp::bench

@@ -1,6 +1,7 @@
 // The push benchmarks: commits applied per second through the reference push
-// pipeline (run_push), and their floor, the same rows written in one plain
-// transaction per commit. Each reports items/s = commits/s, a rows_per_second
+// pipeline (run_push), and their two floors: the same rows written in one
+// plain transaction per commit into one table (push_floor), and every row a
+// push leaves (push_rows_floor). Each reports items/s = commits/s, a rows_per_second
 // counter (commits/s × operations) and a checksum counter: the XOR of
 // row_checksum_bits over the rows it wrote, summed over threads. A push
 // benchmark and its floor write the same rows in the same order, so with equal
@@ -30,5 +31,18 @@ void bench_push(benchmark::State& state, SharedPushSite& sites, BenchBackend bac
 // transaction per commit), each thread on its own floor connection.
 void bench_push_floor(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
                       int operations, const BenchConfig& config);
+
+// The same commits through PushRowsFloor::write_commit: every row an applied
+// push leaves, each thread on its own connection and its own partition
+// (push_partition(thread, threads)), on a fresh site per run.
+void bench_push_rows_floor(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
+                           int operations, const BenchConfig& config);
+
+// How many client/server round trips one PostgreSQL push of `operations`
+// makes (counter round_trips_per_push), counted by a relay between the
+// storage's connections and the server, after one warm-up push that prepares
+// the pooled connection's statements. The relay slows every exchange, so only
+// the counter means something. Every push must be applied.
+void bench_push_round_trips(benchmark::State& state, int operations, const BenchConfig& config);
 
 }  // namespace ssp::bench

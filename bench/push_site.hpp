@@ -10,6 +10,7 @@
 #include "bench_config.hpp"
 #include "bench_site.hpp"
 #include "push_floor_database.hpp"
+#include "push_rows_floor.hpp"
 #include "ssp/storage/server_storage.hpp"
 
 namespace ssp::bench {
@@ -28,6 +29,10 @@ class PushSite {
 
   // The push floor on a connection of its own.
   virtual std::unique_ptr<PushFloorDatabase> open_floor() = 0;
+
+  // The rows floor (push_rows_floor.hpp) on a connection of its own, over
+  // tables the storage's DDL made next to the floor's.
+  virtual std::unique_ptr<PushRowsFloor> open_rows_floor() = 0;
 
  protected:
   PushSite();

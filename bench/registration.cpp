@@ -87,6 +87,18 @@ void register_puts(BenchBackend backend, const BenchConfig& config) {
 // a minimum time.
 constexpr std::int64_t kRoundTripPuts = 32;
 
+void register_push_round_trips(const BenchConfig& config) {
+  for (const int operations : config.push_operations) {
+    add(
+        "postgres/round_trips_push/ops:" + std::to_string(operations),
+        [=, &config](benchmark::State& state) {
+          bench_push_round_trips(state, operations, config);
+        },
+        Clock::real, config)
+        ->Iterations(config.fixed_iterations.value_or(kRoundTripPuts));
+  }
+}
+
 void register_round_trips(const BenchConfig& config) {
   const std::size_t size = 1024;
   for (const RoundTripPut put :
@@ -132,7 +144,7 @@ void register_reads(BenchBackend backend, const BenchConfig& config) {
   }
 }
 
-// Per operation count: the floor at every thread count, then the pushes on
+// Per operation count: the two floors at every thread count, then the pushes on
 // each partition count with the thread counts at least as large (fewer
 // threads than partitions would leave partitions idle: the same run as fewer
 // partitions).
@@ -148,6 +160,14 @@ void register_pushes(BenchBackend backend, const BenchConfig& config) {
         },
         Clock::real, config);
     for (const int threads : config.push_threads) floor->Threads(threads);
+    auto rows_floor_sites = std::make_shared<SharedPushSite>();
+    auto* rows_floor = add(
+        prefix + "/push_rows_floor" + suffix,
+        [=, &config](benchmark::State& state) {
+          bench_push_rows_floor(state, *rows_floor_sites, backend, operations, config);
+        },
+        Clock::real, config);
+    for (const int threads : config.push_threads) rows_floor->Threads(threads);
     for (const int partitions : config.push_partitions) {
       auto sites = std::make_shared<SharedPushSite>();
       auto* pushes = add(
@@ -170,7 +190,10 @@ void register_benchmarks(const BenchConfig& config) {
   if (config.pg_dsn) backends.push_back(BenchBackend::postgres);
   for (const BenchBackend backend : backends) {
     register_puts(backend, config);
-    if (backend == BenchBackend::postgres) register_round_trips(config);
+    if (backend == BenchBackend::postgres) {
+      register_round_trips(config);
+      register_push_round_trips(config);
+    }
     register_reads(backend, config);
     if (backend != BenchBackend::memory) register_pushes(backend, config);
   }

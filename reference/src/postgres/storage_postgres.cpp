@@ -9,12 +9,13 @@
 #include "../core/storage_server_base.hpp"
 #include "../sql/idle_connections.hpp"
 #include "pqxx_guard.hpp"
+#include "prepared_statements.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/storage/physical_names.hpp"
 #include "ssp/storage/postgres_server_storage.hpp"
 #include "ssp/storage/storage_ddl.hpp"
-#include "ssp/storage/stored_scopes.hpp"
 #include "ssp/storage/storage_errors.hpp"
+#include "ssp/storage/stored_scopes.hpp"
 #include "storage_postgres_values.hpp"
 
 namespace ssp::storage {
@@ -39,9 +40,13 @@ class Params {
     return *this;
   }
   std::string next_placeholder() const { return "$" + std::to_string(values_.size() + 1); }
-  pqxx::result exec(pqxx::transaction_base& txn, const std::string& sql) const {
+  // Runs `sql` in `txn`: as a statement `prepared` holds when given (a push
+  // connection), else parsed for this one execution.
+  pqxx::result exec(pqxx::transaction_base& txn, const std::string& sql,
+                    postgres::PreparedStatements* prepared = nullptr) const {
     std::vector<const char*> pointers;
     for (const auto& value : values_) pointers.push_back(value ? value->c_str() : nullptr);
+    if (prepared != nullptr) return prepared->exec(txn, sql, pointers);
     return txn.exec_params(sql, pqxx::prepare::make_dynamic_params(pointers));
   }
 
@@ -222,19 +227,22 @@ StoredRow stored_row_from(const pqxx::row& row, const std::string& table) {
                    bytes_of(row[3])};
 }
 
+// Each of these runs its statements through `prepared` when given (params.exec).
 std::optional<StoredRow> read_row_on(pqxx::transaction_base& txn, const CompiledTable& table,
-                                     const std::string& partition, const std::string& row_id) {
+                                     const std::string& partition, const std::string& row_id,
+                                     postgres::PreparedStatements* prepared = nullptr) {
   Params params;
   const std::string sql = "SELECT " + row_columns_sql() + " FROM " +
                           quote_identifier(table.name()) + where_row(params, partition, row_id);
-  const pqxx::result rows = params.exec(txn, sql);
+  const pqxx::result rows = params.exec(txn, sql, prepared);
   if (rows.empty()) return std::nullopt;
   return stored_row_from(rows[0], table.name());
 }
 
 // The app-row statement alone.
 void upsert_app_row_on(pqxx::transaction_base& txn, const CompiledTable& table,
-                       const std::string& partition, const StoredRow& row, const Row& values) {
+                       const std::string& partition, const StoredRow& row, const Row& values,
+                       postgres::PreparedStatements* prepared = nullptr) {
   const std::vector<std::string> columns = table_column_names(table);
   Params params;
   params.add(partition).add(row.row_id);
@@ -256,31 +264,50 @@ void upsert_app_row_on(pqxx::transaction_base& txn, const CompiledTable& table,
                  quote_identifier(columns[i]);
     }
   }
-  params.exec(txn, "INSERT INTO " + quote_identifier(table.name()) + " (" + names + ") VALUES (" +
-                       placeholders + ") ON CONFLICT (" + quote_identifier(kPartitionColumn) +
-                       ", " + quote_identifier(kRowIdColumn) + ") DO UPDATE SET " + updates);
+  params.exec(txn,
+              "INSERT INTO " + quote_identifier(table.name()) + " (" + names + ") VALUES (" +
+                  placeholders + ") ON CONFLICT (" + quote_identifier(kPartitionColumn) + ", " +
+                  quote_identifier(kRowIdColumn) + ") DO UPDATE SET " + updates,
+              prepared);
 }
 
 void replace_row_scopes_on(pqxx::transaction_base& txn, const CompiledTable& table,
-                           const std::string& partition, const StoredRow& row) {
-  txn.exec_params("DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
-                  partition, table.name(), row.row_id);
+                           const std::string& partition, const StoredRow& row,
+                           postgres::PreparedStatements* prepared = nullptr) {
+  Params()
+      .add(partition)
+      .add(table.name())
+      .add(row.row_id)
+      .exec(txn, "DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
+            prepared);
   for (const auto& [variable, value] : row.scopes) {
-    txn.exec_params(
-        "INSERT INTO sync_row_scopes (partition, tbl, var, value, row_id) "
-        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-        partition, table.name(), variable, value, row.row_id);
+    Params()
+        .add(partition)
+        .add(table.name())
+        .add(variable)
+        .add(value)
+        .add(row.row_id)
+        .exec(txn,
+              "INSERT INTO sync_row_scopes (partition, tbl, var, value, row_id) "
+              "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+              prepared);
   }
 }
 
 std::optional<std::string> read_push_result_on(pqxx::transaction_base& txn,
                                                const std::string& partition,
                                                const std::string& client_id,
-                                               const std::string& client_commit_id) {
-  const pqxx::result rows = txn.exec_params(
-      "SELECT result::text FROM sync_push_results "
-      "WHERE partition = $1 AND client_id = $2 AND client_commit_id = $3",
-      partition, client_id, client_commit_id);
+                                               const std::string& client_commit_id,
+                                               postgres::PreparedStatements* prepared = nullptr) {
+  const pqxx::result rows =
+      Params()
+          .add(partition)
+          .add(client_id)
+          .add(client_commit_id)
+          .exec(txn,
+                "SELECT result::text FROM sync_push_results "
+                "WHERE partition = $1 AND client_id = $2 AND client_commit_id = $3",
+                prepared);
   if (rows.empty()) return std::nullopt;
   return std::string(rows[0][0].c_str());
 }
@@ -289,19 +316,32 @@ bool is_constraint_violation(const pqxx::sql_error& error) {
   return error.sqlstate().size() == 5 && error.sqlstate().compare(0, 2, "23") == 0;
 }
 
+// A pooled push connection and the statements it has prepared: they serve
+// every later push on it.
+struct PushConnection {
+  explicit PushConnection(std::unique_ptr<pqxx::connection> opened)
+      : connection(std::move(opened)), statements(*connection) {}
+  std::unique_ptr<pqxx::connection> connection;
+  postgres::PreparedStatements statements;
+};
+
 // One push transaction: a connection of its own, BEGIN ISOLATION LEVEL READ
-// COMMITTED (design notes push.md Q1, R11), and statements sent as they come.
-// It never touches the storage's other connections, so while it holds the
-// partition lock it never waits for a second connection (push.md §2.2).
-using IdlePushConnections = sql::IdleConnections<pqxx::connection>;
+// COMMITTED (design notes push.md Q1, R11), and statements sent as they come,
+// each prepared once per pooled connection. It never touches the storage's
+// other connections, so while it holds the partition lock it never waits for
+// a second connection (push.md §2.2).
+using IdlePushConnections = sql::IdleConnections<PushConnection>;
 
 class PostgresPushSession final : public PushSession {
  public:
   PostgresPushSession(std::shared_ptr<IdlePushConnections> idle, const std::string& dsn,
                       const std::string& schema, std::int64_t lock_wait_ms)
       : idle_(std::move(idle)),
-        connection_(idle_->take_or([&] { return open_connection(dsn, schema, lock_wait_ms); })),
-        txn_(std::in_place, *connection_) {
+        connection_(idle_->take_or([&] {
+          return std::make_unique<PushConnection>(open_connection(dsn, schema, lock_wait_ms));
+        })),
+        statements_(&connection_->statements),
+        txn_(std::in_place, *connection_->connection) {
     txn_->exec("BEGIN ISOLATION LEVEL READ COMMITTED");
     open_ = true;
   }
@@ -310,7 +350,9 @@ class PostgresPushSession final : public PushSession {
     // Only a connection whose transaction ended cleanly serves the next push;
     // libpqxx wants its transaction object gone first.
     txn_.reset();
-    if (ended_cleanly_ && connection_->is_open()) idle_->give_back(std::move(connection_));
+    if (ended_cleanly_ && connection_->connection->is_open()) {
+      idle_->give_back(std::move(connection_));
+    }
   }
 
   // The lock is the partition's sync_partitions row (push.md Q2): the row
@@ -319,12 +361,13 @@ class PostgresPushSession final : public PushSession {
   // the lock.
   void lock_partition(const std::string& partition) override {
     guarded([&] {
-      txn_->exec_params(
-          "INSERT INTO sync_partitions (partition, max_commit_seq) VALUES ($1, 0) "
-          "ON CONFLICT (partition) DO NOTHING",
-          partition);
-      txn_->exec_params("SELECT max_commit_seq FROM sync_partitions WHERE partition = $1 FOR UPDATE",
-                       partition);
+      Params().add(partition).exec(*txn_,
+                                   "INSERT INTO sync_partitions (partition, max_commit_seq) "
+                                   "VALUES ($1, 0) ON CONFLICT (partition) DO NOTHING",
+                                   statements_);
+      Params().add(partition).exec(
+          *txn_, "SELECT max_commit_seq FROM sync_partitions WHERE partition = $1 FOR UPDATE",
+          statements_);
       txn_->exec("SAVEPOINT syncular_push_candidate");
       return 0;
     });
@@ -340,24 +383,30 @@ class PostgresPushSession final : public PushSession {
   std::optional<std::string> read_push_result(const std::string& partition,
                                               const std::string& client_id,
                                               const std::string& client_commit_id) override {
-    return guarded(
-        [&] { return read_push_result_on(*txn_, partition, client_id, client_commit_id); });
+    return guarded([&] {
+      return read_push_result_on(*txn_, partition, client_id, client_commit_id, statements_);
+    });
   }
   void insert_push_result(const std::string& partition, const std::string& client_id,
                           const std::string& client_commit_id,
                           const std::string& result_json) override {
     guarded([&] {
-      txn_->exec_params(
-          "INSERT INTO sync_push_results (partition, client_id, client_commit_id, result) "
-          "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-          partition, client_id, client_commit_id, result_json);
+      Params()
+          .add(partition)
+          .add(client_id)
+          .add(client_commit_id)
+          .add(result_json)
+          .exec(*txn_,
+                "INSERT INTO sync_push_results (partition, client_id, client_commit_id, result) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                statements_);
       return 0;
     });
   }
 
   std::optional<StoredRow> read_row(const CompiledTable& table, const std::string& partition,
                                     const std::string& row_id) override {
-    return guarded([&] { return read_row_on(*txn_, table, partition, row_id); });
+    return guarded([&] { return read_row_on(*txn_, table, partition, row_id, statements_); });
   }
 
   std::vector<StoredRow> scan_rows(const std::string& partition,
@@ -391,7 +440,7 @@ class PostgresPushSession final : public PushSession {
       // COLLATE "C": byte order, the order SQLite scans in.
       sql += " ORDER BY " + row_id + " COLLATE \"C\" LIMIT " + std::to_string(scan.limit);
       std::vector<StoredRow> rows;
-      for (const auto& row : params.exec(*txn_, sql)) {
+      for (const auto& row : params.exec(*txn_, sql, statements_)) {
         rows.push_back(stored_row_from(row, scan.table->name()));
       }
       return rows;
@@ -407,7 +456,7 @@ class PostgresPushSession final : public PushSession {
     guarded([&] {
       txn_->exec("SAVEPOINT syncular_row_write");
       try {
-        upsert_app_row_on(*txn_, table, partition, row, values);
+        upsert_app_row_on(*txn_, table, partition, row, values, statements_);
       } catch (const pqxx::sql_error& error) {
         if (!is_constraint_violation(error)) throw;
         txn_->exec("ROLLBACK TO SAVEPOINT syncular_row_write");
@@ -415,7 +464,7 @@ class PostgresPushSession final : public PushSession {
         throw StorageConstraintError(op_index);
       }
       txn_->exec("RELEASE SAVEPOINT syncular_row_write");
-      replace_row_scopes_on(*txn_, table, partition, row);
+      replace_row_scopes_on(*txn_, table, partition, row, statements_);
       return 0;
     });
   }
@@ -424,12 +473,15 @@ class PostgresPushSession final : public PushSession {
                   const std::string& row_id) override {
     guarded([&] {
       Params params;
-      params.exec(*txn_, "DELETE FROM " + quote_identifier(table.name()) +
-                            where_row(params, partition, row_id));
-      txn_->exec_params("DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
-                       partition, table.name(), row_id);
-      txn_->exec_params("DELETE FROM sync_blob_refs WHERE partition = $1 AND tbl = $2 AND row_id = $3",
-                       partition, table.name(), row_id);
+      params.exec(
+          *txn_,
+          "DELETE FROM " + quote_identifier(table.name()) + where_row(params, partition, row_id),
+          statements_);
+      for (const char* sql :
+           {"DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
+            "DELETE FROM sync_blob_refs WHERE partition = $1 AND tbl = $2 AND row_id = $3"}) {
+        Params().add(partition).add(table.name()).add(row_id).exec(*txn_, sql, statements_);
+      }
       return 0;
     });
   }
@@ -438,11 +490,13 @@ class PostgresPushSession final : public PushSession {
   // appends to commit, and a rollback undoes the increment (no gap, D-1).
   std::int64_t next_commit_seq(const std::string& partition) override {
     return guarded([&] {
-      const pqxx::result rows = txn_->exec_params(
+      const pqxx::result rows = Params().add(partition).exec(
+          *txn_,
           "INSERT INTO sync_partitions (partition, max_commit_seq) VALUES ($1, 1) "
-          "ON CONFLICT (partition) DO UPDATE SET max_commit_seq = sync_partitions.max_commit_seq + 1 "
+          "ON CONFLICT (partition) DO UPDATE SET max_commit_seq = sync_partitions.max_commit_seq + "
+          "1 "
           "RETURNING max_commit_seq",
-          partition);
+          statements_);
       return rows[0][0].as<std::int64_t>();
     });
   }
@@ -450,11 +504,17 @@ class PostgresPushSession final : public PushSession {
   void write_commit(const std::string& partition, std::int64_t commit_seq,
                     const CommitEntry& entry, const std::vector<ChangeScope>& scopes) override {
     guarded([&] {
-      txn_->exec_params(
-          "INSERT INTO sync_commits (partition, commit_seq, client_id, client_commit_id, "
-          "actor_id, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-          partition, commit_seq, entry.client_id, entry.client_commit_id, entry.actor_id,
-          entry.created_at_ms);
+      Params()
+          .add(partition)
+          .add(std::to_string(commit_seq))
+          .add(entry.client_id)
+          .add(entry.client_commit_id)
+          .add(entry.actor_id)
+          .add(std::to_string(entry.created_at_ms))
+          .exec(*txn_,
+                "INSERT INTO sync_commits (partition, commit_seq, client_id, client_commit_id, "
+                "actor_id, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+                statements_);
       for (std::size_t idx = 0; idx < entry.changes.size(); ++idx) {
         const Change& change = entry.changes[idx];
         const bool upsert = change.op == ChangeOp::upsert;
@@ -472,13 +532,20 @@ class PostgresPushSession final : public PushSession {
                                           : std::nullopt);
         params.exec(*txn_,
                     "INSERT INTO sync_changes (partition, commit_seq, idx, tbl, row_id, op, "
-                    "row_version, scopes, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)");
+                    "row_version, scopes, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    statements_);
       }
       for (const ChangeScope& scope : scopes) {
-        txn_->exec_params(
-            "INSERT INTO sync_change_scopes (partition, tbl, var, value, commit_seq) "
-            "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-            partition, scope.table, scope.variable, scope.value, commit_seq);
+        Params()
+            .add(partition)
+            .add(scope.table)
+            .add(scope.variable)
+            .add(scope.value)
+            .add(std::to_string(commit_seq))
+            .exec(*txn_,
+                  "INSERT INTO sync_change_scopes (partition, tbl, var, value, commit_seq) "
+                  "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                  statements_);
       }
       return 0;
     });
@@ -505,7 +572,8 @@ class PostgresPushSession final : public PushSession {
 
  private:
   std::shared_ptr<IdlePushConnections> idle_;
-  std::unique_ptr<pqxx::connection> connection_;
+  std::unique_ptr<PushConnection> connection_;
+  postgres::PreparedStatements* statements_;  // connection_'s
   std::optional<pqxx::nontransaction> txn_;  // on *connection_, reset before it is given back
   bool open_ = false;
   bool ended_cleanly_ = false;
