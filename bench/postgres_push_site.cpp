@@ -69,13 +69,14 @@ class PostgresPushRowsFloor final : public PushRowsFloor {
       }
       app_columns[column++].push_back("1");
       app_columns[column++].push_back(row.scopes_json);
-      app_columns[column++].push_back(bytea_hex(*row.payload));
+      const std::string payload = bytea_hex(*row.payload);
+      app_columns[column++].push_back(payload);
       app_columns[column++].push_back(std::nullopt);
       row_ids.push_back(row.row_id);
       scope_values.push_back(row.scope_value);
       change_indexes.push_back(std::to_string(i));
       scopes.push_back(row.scopes_json);
-      payloads.push_back(app_columns[column - 2].back());
+      payloads.push_back(payload);
     }
     Values app_row;
     for (const Values& column : app_columns) app_row.push_back(array_literal(column));

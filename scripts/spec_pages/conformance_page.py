@@ -76,11 +76,7 @@ def _cell(runs: list[dict], replacements) -> str:
 def render(run: Run, replacements=()) -> str:
     requirements = conformance_requirements(run)
     by_test = runs_by_test(run)
-    by_section: dict[str, list[dict]] = defaultdict(list)
-    for requirement in requirements:
-        for section in dict.fromkeys(requirement["sections"]):
-            by_section[section].append(requirement)
-    sections = md.sorted_sections(by_section)
+    by_section, sections = md.requirements_by_section(requirements)
 
     out: list[str] = []
     add = out.append

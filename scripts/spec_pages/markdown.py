@@ -22,6 +22,16 @@ def sorted_sections(sections) -> list[str]:
     return sorted(set(sections), key=section_key)
 
 
+def requirements_by_section(requirements: list[dict]) -> tuple[dict[str, list[dict]], list[str]]:
+    """Each section → the requirements that name it (a requirement of several sections is under
+    each, in the given order), and the sections in the spec's order."""
+    by_section: dict[str, list[dict]] = {}
+    for requirement in requirements:
+        for section in dict.fromkeys(requirement["sections"]):
+            by_section.setdefault(section, []).append(requirement)
+    return by_section, sorted_sections(by_section)
+
+
 def _slug(text: str) -> str:
     text = text.replace("§", "")
     text = re.sub(r"[^A-Za-z0-9._]+", "-", text).strip("-")

@@ -78,11 +78,7 @@ def render(columns: list[tuple[Candidate, Run]], replacements=()) -> str:
             if row["kind"] == "conformance" and key not in seen:
                 seen.add(key)
                 requirements.append(row)
-    by_section: dict[str, list[dict]] = defaultdict(list)
-    for requirement in requirements:
-        for section in dict.fromkeys(requirement["sections"]):
-            by_section[section].append(requirement)
-    sections = md.sorted_sections(by_section)
+    by_section, sections = md.requirements_by_section(requirements)
 
     tests_of: list[dict[str, list[dict]]] = []
     for _, run in columns:

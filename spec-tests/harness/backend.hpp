@@ -2,6 +2,7 @@
 // for one test.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -17,6 +18,9 @@ void PrintTo(Backend backend, std::ostream* out);
 
 // Every backend, in the order tests are instantiated.
 std::vector<Backend> all_backends();
+
+// The backend backend_name() calls `name`, or nothing when none is.
+std::optional<Backend> backend_called(std::string_view name);
 
 // Where a candidate opens its stores for one test. The harness owns the
 // database; the candidate only connects to it.

@@ -20,13 +20,6 @@ constexpr VariableFlag kVariableFlags[] = {
     {"--expect", "SSP_EXPECTATIONS"},
 };
 
-std::optional<Backend> backend_called(const std::string& name) {
-  for (const Backend backend : all_backends()) {
-    if (backend_name(backend) == name) return backend;
-  }
-  return std::nullopt;
-}
-
 std::vector<Backend> backends_listed(const std::string& list) {
   std::vector<Backend> backends;
   std::stringstream in(list);

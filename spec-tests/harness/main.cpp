@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,8 @@ int main(int argc, char** argv) {
   GTEST_FLAG_SET(filter, ssp::harness::filter_for_backends(GTEST_FLAG_GET(filter), line.backends));
   const std::vector<ssp::harness::CatalogEntry> catalog =
       ssp::harness::catalog_if_present(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  const std::map<std::string, ssp::harness::CatalogTest> cataloged =
+      ssp::harness::catalog_tests(catalog);
   if (line.list) {
     // should_run() reflects the filter once RUN_ALL_TESTS has applied it;
     // with list_tests GoogleTest applies it and runs nothing, printing its
@@ -113,11 +116,10 @@ int main(int argc, char** argv) {
     dup2(saved_stdout, STDOUT_FILENO);
     close(saved_stdout);
     std::fclose(null);
-    std::fputs(
-        ssp::harness::test_listing(selected_test_names(), ssp::harness::catalog_tests(catalog),
-                                   ssp::harness::suite_capability_keys())
-            .c_str(),
-        stdout);
+    std::fputs(ssp::harness::test_listing(selected_test_names(), cataloged,
+                                          ssp::harness::suite_capability_keys())
+                   .c_str(),
+               stdout);
     return 0;
   }
 #ifdef SSP_REFERENCE_ONLY
@@ -146,13 +148,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", failure.what());
     return 2;
   }
-  auto* report = new ssp::harness::SectionReport(candidate, ssp::harness::catalog_tests(catalog),
-                                                 std::move(expectations), profile);
+  auto* report =
+      new ssp::harness::SectionReport(candidate, cataloged, std::move(expectations), profile);
   ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
   listeners.Append(report);  // gtest owns it
   // Progress on a terminal, unless GoogleTest prints every test to it already.
   if (isatty(STDERR_FILENO) && (GTEST_FLAG_GET(brief) || !isatty(STDOUT_FILENO))) {
-    listeners.Append(new ssp::harness::ProgressLine(ssp::harness::catalog_tests(catalog),
+    listeners.Append(new ssp::harness::ProgressLine(cataloged,
                                                     terminal_columns()));  // gtest owns it
   }
   if (std::getenv("SSP_INJECT_FAILURE_OUTSIDE_TESTS") != nullptr) {

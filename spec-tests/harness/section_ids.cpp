@@ -3,20 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "harness/markdown_tables.hpp"
+
 namespace ssp::harness {
 namespace {
 
 constexpr std::string_view kSectionSign = "\u00a7";
-
-std::string_view trimmed_view(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // "§5.9.1" → {5, 9, 1}; only for numbered sections.
 std::vector<int> section_numbers(std::string_view id) {
@@ -41,7 +33,7 @@ std::vector<std::string> section_ids(std::string_view cell) {
   std::vector<std::string> ids;
   while (!cell.empty()) {
     const auto comma = cell.find(',');
-    const std::string id(trimmed_view(cell.substr(0, comma)));
+    const std::string id = trimmed(std::string(cell.substr(0, comma)));
     if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
     if (comma == std::string_view::npos) break;
     cell.remove_prefix(comma + 1);

@@ -11,6 +11,17 @@
 namespace ssp::harness {
 namespace {
 
+// The value of the gtest property `key` the test recorded (the last one), if any.
+std::optional<std::string> property_of(const ::testing::TestResult& result, const char* key) {
+  std::optional<std::string> value;
+  for (int i = 0; i < result.test_property_count(); ++i) {
+    if (std::string(result.GetTestProperty(i).key()) == key) {
+      value = result.GetTestProperty(i).value();
+    }
+  }
+  return value;
+}
+
 // A test erred when an out-of-process candidate broke the driver protocol
 // (DriverError) or the harness met its own bug (HarnessError): the exception
 // records `property` (even when the test caught it and passed:
@@ -18,9 +29,7 @@ namespace {
 // `reports` recognises, is in the failure.
 bool erred(const ::testing::TestResult& result, const char* property,
            bool (*reports)(const std::string&)) {
-  for (int i = 0; i < result.test_property_count(); ++i) {
-    if (std::string(result.GetTestProperty(i).key()) == property) return true;
-  }
+  if (property_of(result, property)) return true;
   for (int i = 0; i < result.total_part_count(); ++i) {
     const char* message = result.GetTestPartResult(i).message();
     if (result.GetTestPartResult(i).failed() && message && reports(message)) return true;
@@ -41,17 +50,6 @@ std::string messages(const ::testing::TestResult& result, Keep keep) {
     joined += (joined.empty() ? "" : "; ") + message;
   }
   return joined;
-}
-
-// The value of the gtest property `key` the test recorded (the last one), if any.
-std::optional<std::string> property(const ::testing::TestResult& result, const char* key) {
-  std::optional<std::string> value;
-  for (int i = 0; i < result.test_property_count(); ++i) {
-    if (std::string(result.GetTestProperty(i).key()) == key) {
-      value = result.GetTestProperty(i).value();
-    }
-  }
-  return value;
 }
 
 std::string failure_messages(const ::testing::TestResult& result) {
@@ -80,9 +78,9 @@ void SectionReport::OnTestEnd(const ::testing::TestInfo& info) {
     record.level = cataloged->second.level;
     section = cataloged->second.section;
   }
-  if (const auto recorded = property(result, "spec")) section = *recorded;
+  if (const auto recorded = property_of(result, "spec")) section = *recorded;
   record.sections = section_ids(section);
-  record.missing_capability = property(result, "missing_capability");
+  record.missing_capability = property_of(result, "missing_capability");
   record.counts = failure_fails_the_run(profile_, record.level);
 
   const auto expected = expectations_.find(record.name);

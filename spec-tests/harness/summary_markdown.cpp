@@ -5,6 +5,7 @@
 #include <set>
 
 #include "harness/section_ids.hpp"
+#include "harness/section_tallies.hpp"
 #include "harness/utf8_text.hpp"
 
 namespace ssp::harness {
@@ -40,39 +41,19 @@ std::string one_line(const std::string& text) {
 
 std::string code(const std::string& name) { return "`" + with_valid_utf8(name) + "`"; }
 
-// passed / failed / expected-fail / skipped of one cell; failures that do
-// not count are said apart so that a warning is not hidden.
-struct Cell {
-  int passed = 0, failed = 0, not_counted = 0, expected = 0, skipped = 0;
-
-  void add(const TestRecord& test) {
-    switch (test.outcome) {
-      case TestOutcome::passed:
-        ++passed;
-        break;
-      case TestOutcome::failed:
-        ++(test.counts ? failed : not_counted);
-        break;
-      case TestOutcome::unexpected_pass:
-      case TestOutcome::error:
-        ++failed;
-        break;
-      case TestOutcome::expected_fail:
-        ++expected;
-        break;
-      case TestOutcome::skipped:
-        ++skipped;
-        break;
-    }
-  }
-
-  std::string text() const {
-    std::string out = std::to_string(passed) + " / " + (failed ? "**" : "") +
-                      std::to_string(failed) + (failed ? "**" : "");
-    if (not_counted) out += " (+" + std::to_string(not_counted) + " not counted)";
-    return out + " / " + std::to_string(expected) + " / " + std::to_string(skipped);
-  }
-};
+// A cell's "passed / failed / expected-fail / skipped" from the tally of its
+// tests (count_in): every pass, reference level or not; counted failures,
+// unexpected passes and errors as failed; failures that do not count said
+// apart, so that a warning is not hidden.
+std::string cell_text(const SectionTally& tally) {
+  const int passed = tally.passed + tally.reference_passed;
+  const int failed = tally.failed + tally.errors + tally.harness_errors;
+  const int not_counted = tally.warned + tally.reference_failed;
+  std::string out = std::to_string(passed) + " / " + (failed ? "**" : "") + std::to_string(failed) +
+                    (failed ? "**" : "");
+  if (not_counted) out += " (+" + std::to_string(not_counted) + " not counted)";
+  return out + " / " + std::to_string(tally.expected) + " / " + std::to_string(tally.skipped);
+}
 
 std::string test_context(const TestRecord& test) {
   std::string context;
@@ -111,11 +92,11 @@ std::string verdict(int exit_status) {
 std::string matrix(const RunSummary& run) {
   const std::vector<std::string> backend_order = {"memory", "sqlite", "postgres", ""};
   std::set<std::string> backends_seen;
-  std::map<std::string, std::map<std::string, Cell>, SpecSectionOrder> cells;
+  std::map<std::string, std::map<std::string, SectionTally>, SpecSectionOrder> cells;
   for (const TestRecord& test : run.tests) {
     const std::string backend = test.backend.value_or("");
     backends_seen.insert(backend);
-    for (const auto& section : test.sections) cells[section][backend].add(test);
+    for (const auto& section : test.sections) count_in(cells[section][backend], test);
   }
   std::vector<std::string> columns;
   for (const auto& backend : backend_order) {
@@ -132,7 +113,7 @@ std::string matrix(const RunSummary& run) {
     out += "| " + one_line(section) + " |";
     for (const auto& backend : columns) {
       const auto cell = by_backend.find(backend);
-      out += " " + (cell == by_backend.end() ? std::string("—") : cell->second.text()) + " |";
+      out += " " + (cell == by_backend.end() ? std::string("—") : cell_text(cell->second)) + " |";
     }
     out += "\n";
   }
@@ -160,12 +141,11 @@ std::string skips_by_reason(const RunSummary& run) {
 }  // namespace
 
 std::string summary_markdown(const RunSummary& run) {
-  Cell total;
-  for (const TestRecord& test : run.tests) total.add(test);
+  const SectionTally total = tally_of_all(run.tests);
   std::string out = "# SSP2 conformance: " + one_line(run.candidate) + "\n\n";
   out += "Verdict: " + verdict(run.exit_status) + ", profile " + verdict_profile_name(run.profile) +
          " (" + std::to_string(run.tests.size()) +
-         " tests; passed / failed / expected-fail / skipped: " + total.text() + ").\n\n";
+         " tests; passed / failed / expected-fail / skipped: " + cell_text(total) + ").\n\n";
   out +=
       "Cells: passed / failed / expected-fail / skipped. A test of several sections counts "
       "under each; errors and unexpected passes count as failed; \"not counted\" failures "

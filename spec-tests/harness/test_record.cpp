@@ -26,10 +26,8 @@ std::optional<std::string> backend_of_test(std::string_view name) {
   const auto slash = name.rfind('/');
   if (slash == std::string_view::npos) return std::nullopt;
   const std::string_view parameter = name.substr(slash + 1);
-  for (const Backend backend : all_backends()) {
-    if (backend_name(backend) == parameter) return std::string(parameter);
-  }
-  return std::nullopt;
+  if (!backend_called(parameter)) return std::nullopt;
+  return std::string(parameter);
 }
 
 }  // namespace ssp::harness
