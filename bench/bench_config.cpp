@@ -38,6 +38,7 @@ BenchConfig bench_config_from_environment() {
   config.push_operations = {1, 10};
   config.push_threads = {1, 4};
   config.push_partitions = {1, 4};
+  config.push_population = config.smoke ? 1'000 : 100'000;
   if (const auto seed = variable("SSP_BENCH_SEED")) {
     config.seed = static_cast<std::uint32_t>(std::stoul(*seed, nullptr, 0));
   }

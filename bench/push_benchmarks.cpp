@@ -1,6 +1,7 @@
 #include "push_benchmarks.hpp"
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "harness/postgres_round_trip_counter.hpp"
@@ -66,14 +67,11 @@ void report_commits(benchmark::State& state, int operations, std::uint64_t check
   state.counters["checksum"] = benchmark::Counter(static_cast<double>(checksum));
 }
 
-}  // namespace
-
-void bench_push(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
-                int operations, int partitions, const BenchConfig& config) {
-  const auto site = join_push_site(state, sites, backend, config);
-  const auto storage = site->open_storage();
+// The measured loop of bench_push on `site`.
+void push_commits(benchmark::State& state, PushSite& site, int operations, int partitions) {
+  const auto storage = site.open_storage();
   const int thread = state.thread_index();
-  const PushCommitStream commits(site->schema(), thread, operations);
+  const PushCommitStream commits(site.schema(), thread, operations);
   const push::PushActor actor{push_partition(thread, partitions), "bench-actor",
                               push_bench_scopes()};
   push::PushOptions options;
@@ -84,8 +82,7 @@ void bench_push(benchmark::State& state, SharedPushSite& sites, BenchBackend bac
   std::int64_t previous_seq = 0;
   for (auto _ : state) {
     const push::PushCommit commit = commits.commit(index);
-    const push::PushAnswer answer =
-        push::run_push(*storage, site->schema(), actor, commit, options);
+    const push::PushAnswer answer = push::run_push(*storage, site.schema(), actor, commit, options);
     if (const auto problem = not_applied(answer, commit, previous_seq)) {
       state.SkipWithError(problem->c_str());
       break;
@@ -95,6 +92,47 @@ void bench_push(benchmark::State& state, SharedPushSite& sites, BenchBackend bac
     ++index;
   }
   report_commits(state, operations, checksum);
+}
+
+// At least `rows` rows in partition push_partition(0, 1) of `site`, pushed in
+// commits of 500 operations from a stream of their own. Throws unless every
+// commit applies.
+void populate_partition(PushSite& site, std::int64_t rows) {
+  constexpr int kOperationsPerCommit = 500;
+  constexpr int kPopulationStream = 1'000'000;  // no benchmark thread has this index
+  const auto storage = site.open_storage();
+  const PushCommitStream commits(site.schema(), kPopulationStream, kOperationsPerCommit);
+  const push::PushActor actor{push_partition(0, 1), "bench-populator", push_bench_scopes()};
+  push::PushOptions options;
+  std::int64_t now = kBenchNowMs;
+  options.clock = [&now] { return now++; };
+  std::int64_t previous_seq = 0;
+  for (std::uint64_t index = 0; static_cast<std::int64_t>(index) * kOperationsPerCommit < rows;
+       ++index) {
+    const push::PushCommit commit = commits.commit(index);
+    const push::PushAnswer answer = push::run_push(*storage, site.schema(), actor, commit, options);
+    if (const auto problem = not_applied(answer, commit, previous_seq)) {
+      throw std::runtime_error("populating the push site: " + *problem);
+    }
+    previous_seq = *answer.commit_seq;
+  }
+}
+
+}  // namespace
+
+void bench_push(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
+                int operations, int partitions, const BenchConfig& config) {
+  push_commits(state, *join_push_site(state, sites, backend, config), operations, partitions);
+}
+
+void bench_push_grown(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
+                      int operations, std::int64_t population, const BenchConfig& config) {
+  const auto site = sites.join(state.threads(), [&] {
+    std::shared_ptr<PushSite> made = make_push_site(backend, config);
+    populate_partition(*made, population);
+    return made;
+  });
+  push_commits(state, *site, operations, 1);
 }
 
 void bench_push_floor(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,

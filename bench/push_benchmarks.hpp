@@ -27,6 +27,14 @@ using SharedPushSite = RunShared<PushSite>;
 void bench_push(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
                 int operations, int partitions, const BenchConfig& config);
 
+// bench_push on one thread and one partition, into a site whose partition
+// already holds `population` rows (pushed before the measurement, 500
+// operations a commit, from a stream no benchmark thread uses), for the
+// growth target: its rate against bench_push's into an empty table. The site
+// is filled once per run, so a run has a fixed iteration count.
+void bench_push_grown(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
+                      int operations, std::int64_t population, const BenchConfig& config);
+
 // The same commits' rows through PushFloorDatabase::insert_rows (one
 // transaction per commit), each thread on its own floor connection.
 void bench_push_floor(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,

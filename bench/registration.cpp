@@ -148,6 +148,10 @@ void register_reads(BenchBackend backend, const BenchConfig& config) {
 // each partition count with the thread counts at least as large (fewer
 // threads than partitions would leave partitions idle: the same run as fewer
 // partitions).
+// Pushes a push_grown run makes: its site is filled once per run, so the
+// run cannot grow its iteration count to a minimum time.
+constexpr benchmark::IterationCount kGrownPushes = 1000;
+
 void register_pushes(BenchBackend backend, const BenchConfig& config) {
   const std::string prefix(backend_name(backend));
   for (const int operations : config.push_operations) {
@@ -180,6 +184,15 @@ void register_pushes(BenchBackend backend, const BenchConfig& config) {
         if (threads >= partitions) pushes->Threads(threads);
       }
     }
+    auto grown_sites = std::make_shared<SharedPushSite>();
+    add(
+        prefix + "/push_grown" + suffix + "/population:" + std::to_string(config.push_population),
+        [=, &config](benchmark::State& state) {
+          bench_push_grown(state, *grown_sites, backend, operations, config.push_population,
+                           config);
+        },
+        Clock::real, config)
+        ->Iterations(config.fixed_iterations.value_or(kGrownPushes));
   }
 }
 

@@ -69,5 +69,45 @@ TEST_P(PushAtomicity, PUSH_7_AUniqueViolationIsAConstraintViolationAtItsOperatio
   EXPECT_EQ(apply(commit("k2", {upsert("members", "m2", member("m2", "o1", "b@x"))})), 2);
 }
 
+// Operations apply in order (§6.4): a violation at one operation is the
+// answer even when a later operation would be rejected for another reason, or
+// the whole-commit validator would refuse. A storage that sends its writes in
+// one batch at the end must still report the first failure in this order.
+TEST_P(PushAtomicity, PUSH_7_AViolationIsAnsweredBeforeALaterOperationsRejection) {
+  record_spec("§6.4", "PUSH-7");
+  ASSERT_EQ(apply(commit("seed", {upsert("members", "m1", member("m1", "o1", "a@x")),
+                                  upsert("tasks", "t0", task("t0", "p1", "a"))})),
+            1);
+  const auto before = footprint();
+  // Op 1 alone would conflict: t0 is at version 1, not 5.
+  const auto answer = push(commit("k1", {upsert("members", "m2", member("m2", "o1", "a@x")),
+                                         upsert("tasks", "t0", task("t0", "p1", "b"), 5)}));
+  EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
+  EXPECT_THAT(answer.results,
+              ::testing::ElementsAre(error_at(0, "sync.constraint_violation",
+                                              "write violates a relational constraint")));
+  EXPECT_EQ(footprint(), before);
+  EXPECT_EQ(max_seq(), 1);
+}
+
+TEST_P(PushAtomicity, PUSH_7_AViolationIsAnsweredBeforeTheCommitValidatorsVerdict) {
+  record_spec("§6.4", "PUSH-7");
+  ASSERT_EQ(apply(commit("seed", {upsert("members", "m1", member("m1", "o1", "a@x"))})), 1);
+  const auto before = footprint();
+  auto refusing = options();
+  refusing.commit_validator = [](const push::CommitValidation&) {
+    throw push::CommitValidationRejection(0, "test.refused", "the validator refuses");
+  };
+  const auto answer = push(commit("k1", {upsert("tasks", "t1", task("t1", "p1")),
+                                         upsert("members", "m2", member("m2", "o1", "a@x"))}),
+                           refusing);
+  EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
+  EXPECT_THAT(answer.results,
+              ::testing::ElementsAre(error_at(1, "sync.constraint_violation",
+                                              "write violates a relational constraint")));
+  EXPECT_EQ(footprint(), before);
+  EXPECT_FALSE(row("tasks", "t1"));
+}
+
 }  // namespace
 }  // namespace ssp::harness

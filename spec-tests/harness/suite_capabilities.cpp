@@ -55,6 +55,8 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
         commands}},
       {"ReferencePushClock", {server_storage, rows, schema, push}},
       {"ReferencePushFailure", {server_storage, rows, schema, push}},
+      {"ReferencePushRoundTrips", {server_storage, rows, schema, push}},
+      {"ReferenceStagedWrites", {server_storage, rows, schema, push, transactions}},
       {"RemoteCommand", {server_storage, rows, schema, push, commands}},
       {"RowCodec", {rows}},
       {"SameVersionLayouts", {server_storage, rows, schema}},

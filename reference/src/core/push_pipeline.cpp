@@ -7,6 +7,7 @@
 
 #include <array>
 #include <exception>
+#include <map>
 #include <utility>
 
 #include "push_operation.hpp"
@@ -103,6 +104,16 @@ class TransactionReader final : public CommitReader {
   std::exception_ptr failure_;
 };
 
+// Names the rows `operations` will read (PushTransaction::prefetch_rows), so
+// that a storage can read them in one go.
+void name_rows_ahead(storage::PushTransaction& tx, const std::vector<PushOperation>& operations) {
+  std::map<std::string, std::vector<std::string>> by_table;
+  for (const PushOperation& operation : operations) {
+    by_table[operation.table].push_back(operation.row_id);
+  }
+  for (const auto& [table, row_ids] : by_table) tx.prefetch_rows(table, row_ids);
+}
+
 // `push of commit "c" from client "k" to partition "p"`, each id as a JSON
 // string: they are the client's text and may hold quotes or line breaks.
 std::string describe_push(const PushActor& actor, const PushCommit& commit) {
@@ -166,6 +177,7 @@ class Pipeline {
       hook(PushHookPoint::after_begin);
       tx->lock_partition_for_push();  // step 5
       hook(PushHookPoint::after_lock);
+      if (!build_) name_rows_ahead(*tx, commit_.operations);
       std::optional<StoredPushResult> stored;  // step 6
       try {
         stored = tx->get_push_result(commit_.client_id, commit_.client_commit_id);
@@ -179,7 +191,11 @@ class Pipeline {
       }
       hook(PushHookPoint::after_locked_recheck);
       created_at_ms_ = options_.clock();  // step 2, after the lock (DECISION Q6)
-      if (build_) built_ = (*build_)(*tx);
+      if (build_) {
+        built_ = (*build_)(*tx);
+        name_rows_ahead(*tx, built_);
+      }
+      tx->stage_writes();
       return apply(*tx);
     } catch (const storage::StorageConstraintError& constraint) {
       // Step 12: the database's text is never carried.
@@ -214,12 +230,16 @@ class Pipeline {
     for (std::size_t i = 0; i < operations.size(); ++i) {
       OperationOutcome outcome = apply_operation(tx, schema_, actor_, options_, operations[i],
                                                  static_cast<std::int64_t>(i));
-      if (outcome.terminating) return finalize_rejection(tx, std::move(*outcome.terminating));
+      if (outcome.terminating) {
+        tx.flush_writes();  // an earlier operation's constraint violation comes first
+        return finalize_rejection(tx, std::move(*outcome.terminating));
+      }
       if (outcome.change) changes.push_back(std::move(*outcome.change));
       evidence.push_back(std::move(outcome.evidence));
     }
     hook(PushHookPoint::after_operations);
     if (options_.commit_validator) {
+      tx.flush_writes();  // a constraint violation comes before the validator's verdict
       if (auto record = validate_commit(tx, std::move(evidence))) {
         return finalize_rejection(tx, std::move(*record));
       }

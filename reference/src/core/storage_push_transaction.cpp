@@ -79,6 +79,25 @@ std::optional<push::StoredPushResult> SqlPushTransaction::get_push_result(
   return stored_push_result(session_->read_push_result(partition_, client_id, client_commit_id));
 }
 
+void SqlPushTransaction::prefetch_rows(const std::string& table,
+                                       const std::vector<std::string>& row_ids) {
+  require_open();
+  const CompiledTable* served = served_ ? served_->find(table) : nullptr;
+  if (!locked_ || served == nullptr) return;
+  session_->prefetch_rows(*served, partition_, row_ids);
+}
+
+void SqlPushTransaction::stage_writes() {
+  require_open();
+  if (!locked_) throw InvalidArgument("staged writes need the partition lock");
+  session_->stage_writes();
+}
+
+void SqlPushTransaction::flush_writes() {
+  require_open();
+  session_->flush_writes();
+}
+
 std::optional<StoredRow> SqlPushTransaction::get_row(const std::string& table,
                                                      const std::string& row_id) {
   require_open();

@@ -42,8 +42,17 @@ class PushSession {
 
   // Takes the partition's push lock, then SAVEPOINT syncular_push_candidate.
   virtual void lock_partition(const std::string& partition) = 0;
-  // ROLLBACK TO SAVEPOINT syncular_push_candidate, then RELEASE it.
+  // ROLLBACK TO SAVEPOINT syncular_push_candidate, then RELEASE it. Writes
+  // go unstaged from here.
   virtual void rollback_to_candidate() = 0;
+
+  // PushTransaction::prefetch_rows, stage_writes and flush_writes, for a
+  // session that holds the lock. A session may ignore them (these defaults):
+  // SQLite's statements cost no round trip.
+  virtual void prefetch_rows(const CompiledTable& /*table*/, const std::string& /*partition*/,
+                             const std::vector<std::string>& /*row_ids*/) {}
+  virtual void stage_writes() {}
+  virtual void flush_writes() {}
 
   // The stored result text, unparsed.
   virtual std::optional<std::string> read_push_result(const std::string& partition,
@@ -94,6 +103,9 @@ class SqlPushTransaction final : public PushTransaction {
   void lock_partition_for_push() override;
   std::optional<push::StoredPushResult> get_push_result(
       const std::string& client_id, const std::string& client_commit_id) override;
+  void prefetch_rows(const std::string& table, const std::vector<std::string>& row_ids) override;
+  void stage_writes() override;
+  void flush_writes() override;
   std::optional<StoredRow> get_row(const std::string& table, const std::string& row_id) override;
   std::vector<StoredRow> scan_rows(const RowScan& scan) override;
   void upsert_row(const std::string& table, const StoredRow& row, std::int64_t op_index) override;

@@ -23,7 +23,14 @@ class PreparedStatements {
   pqxx::result exec(pqxx::transaction_base& txn, const std::string& sql,
                     const std::vector<const char*>& params);
 
+  // The name `sql` is prepared under on the server, preparing it now when it
+  // is not yet (one round trip, once per connection), for an SQL EXECUTE of
+  // it in a batch (statement_batch.hpp).
+  const std::string& prepared_name(const std::string& sql);
+
  private:
+  const std::string& defined_name(const std::string& sql);
+
   pqxx::connection_base& connection_;
   std::unordered_map<std::string, std::string> names_;  // SQL text → statement name
 };

@@ -76,6 +76,10 @@ class Statement {
   // Clears bindings and rewinds, so the statement can run again.
   void reset();
 
+  // The SQLite statement, for binding and reading values of types this class
+  // does not know (the server storage's row values). Valid while this lives.
+  sqlite3_stmt* handle() const { return stmt_; }
+
   // Columns of the current row, by result-column name. Throws StorageError
   // when the statement has no such column.
   std::int64_t integer(std::string_view column) const;

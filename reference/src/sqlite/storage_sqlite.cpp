@@ -24,15 +24,11 @@ using sqlite::Transaction;
 // integers and blobs by name only).
 class ValueStatement {
  public:
-  ValueStatement(Connection& connection, const std::string& sql) : db_(connection.handle()) {
-    if (sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
-        SQLITE_OK) {
-      fail("prepare " + sql.substr(0, 120));
-    }
-  }
-  ~ValueStatement() { sqlite3_finalize(stmt_); }
-  ValueStatement(const ValueStatement&) = delete;
-  ValueStatement& operator=(const ValueStatement&) = delete;
+  // The connection's pooled statement for `sql` (Connection::prepare): the
+  // app-row upsert and the sync_changes insert run on every push, and parsing
+  // them again each time was a measured share of a push (issue 22).
+  ValueStatement(Connection& connection, const std::string& sql)
+      : db_(connection.handle()), statement_(connection.prepare(sql)), stmt_(statement_.handle()) {}
 
   // Binds `value` at 1-based `index`: booleans as 0/1, json text as TEXT.
   void bind(int index, const RowValue& value) {
@@ -104,7 +100,8 @@ class ValueStatement {
   }
 
   sqlite3* db_;
-  sqlite3_stmt* stmt_ = nullptr;
+  Statement statement_;  // reset and given back to the pool when this ends
+  sqlite3_stmt* stmt_;   // statement_'s
 };
 
 std::string comma_separated(const std::vector<std::string>& names) {
@@ -564,12 +561,12 @@ class SqliteServerStorage final : public ServerStorageBase {
   std::optional<std::string> read_push_result(const std::string& partition,
                                               const std::string& client_id,
                                               const std::string& client_commit_id) override {
-    if (!has_table("sync_push_results")) return std::nullopt;
+    if (!core_tables_exist()) return std::nullopt;
     return read_push_result_on(reader_, partition, client_id, client_commit_id);
   }
 
   std::int64_t read_max_commit_seq(const std::string& partition) override {
-    if (!has_table("sync_partitions")) return 0;
+    if (!core_tables_exist()) return 0;
     Statement read =
         reader_.prepare("SELECT max_commit_seq FROM sync_partitions WHERE partition = ?");
     read.bind(1, std::string_view(partition));
@@ -590,7 +587,7 @@ class SqliteServerStorage final : public ServerStorageBase {
 
   std::vector<Commit> read_commits(const std::string& partition, std::int64_t after_seq,
                                    std::int64_t limit) override {
-    if (!has_table("sync_commits")) return {};
+    if (!core_tables_exist()) return {};
     Transaction snapshot(reader_, Transaction::Kind::read);
     std::vector<Commit> commits;
     {
@@ -646,18 +643,25 @@ class SqliteServerStorage final : public ServerStorageBase {
 
  private:
   // Before the first ensure_schema the core tables may not exist yet; a read
-  // then answers "nothing stored" rather than a missing-table error.
-  bool has_table(const char* name) {
-    Statement read =
-        reader_.prepare("SELECT 1 AS present FROM sqlite_master WHERE type = 'table' AND name = ?");
-    read.bind(1, std::string_view(name));
-    return read.step();
+  // then answers "nothing stored" rather than a missing-table error. That
+  // ensure_schema creates them all in one transaction and nothing drops them,
+  // so once seen they are not looked for again (under read_mutex_): the
+  // optimistic lookup every push starts with saves a statement.
+  bool core_tables_exist() {
+    if (!core_tables_seen_) {
+      Statement read = reader_.prepare(
+          "SELECT 1 AS present FROM sqlite_master WHERE type = 'table' "
+          "AND name = 'sync_push_results'");
+      core_tables_seen_ = read.step();
+    }
+    return core_tables_seen_;
   }
 
   std::string path_;
   std::string durability_pragmas_;  // sqlite_durability_pragmas of the storage's level
   Connection writer_;
   Connection reader_;
+  bool core_tables_seen_ = false;
   std::shared_ptr<IdlePushConnections> idle_push_ =
       std::make_shared<IdlePushConnections>(sql::kMaxIdlePushConnections);
 };

@@ -67,6 +67,28 @@ class PushTransaction {
   virtual std::optional<push::StoredPushResult> get_push_result(
       const std::string& client_id, const std::string& client_commit_id) = 0;
 
+  // A hint that the rows `row_ids` of `table` are about to be read: they
+  // may be read ahead, together with the next statement (on PostgreSQL, the
+  // idempotency recheck), and get_row then answers them from that read, kept
+  // current by the partition lock. Changes no answer. Ignored without the
+  // lock and for a table the storage does not serve.
+  virtual void prefetch_rows(const std::string& /*table*/,
+                             const std::vector<std::string>& /*row_ids*/) {}
+
+  // Opts into staged writes, under the partition lock (else InvalidArgument):
+  // from here the storage may hold upsert_row and delete_row back and send
+  // them together: at append_commit, commit or flush_writes, or before a
+  // scan_rows that must see them. Reads still see them. A constraint
+  // violation among them then throws StorageConstraintError from that later
+  // call, at the first operation that violates in call order, with every
+  // write since the lock rolled back and the transaction usable (the lock
+  // stays). Without this call, a violation throws from its own upsert_row.
+  // A storage may write at once regardless.
+  virtual void stage_writes() {}
+  // Sends the staged writes now; a violation among them throws here, as
+  // stage_writes says. A no-op when nothing is staged.
+  virtual void flush_writes() {}
+
   // Reads see this transaction's own staged writes. Throw UnknownTable.
   virtual std::optional<StoredRow> get_row(const std::string& table,
                                            const std::string& row_id) = 0;
