@@ -144,14 +144,14 @@ void register_reads(BenchBackend backend, const BenchConfig& config) {
   }
 }
 
-// Per operation count: the two floors at every thread count, then the pushes on
-// each partition count with the thread counts at least as large (fewer
-// threads than partitions would leave partitions idle: the same run as fewer
-// partitions).
 // Pushes a push_grown run makes: its site is filled once per run, so the
 // run cannot grow its iteration count to a minimum time.
 constexpr benchmark::IterationCount kGrownPushes = 1000;
 
+// Per operation count: the two floors at every thread count, then the pushes on
+// each partition count with the thread counts at least as large (fewer
+// threads than partitions would leave partitions idle: the same run as fewer
+// partitions), and the pushes into a grown partition.
 void register_pushes(BenchBackend backend, const BenchConfig& config) {
   const std::string prefix(backend_name(backend));
   for (const int operations : config.push_operations) {
