@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "array_literal.hpp"
 #include "ssp/storage/physical_names.hpp"
 #include "ssp/storage/storage_ddl.hpp"
 #include "statement_batch.hpp"
@@ -34,20 +35,6 @@ struct PushKey {
   std::string client_id;
   std::string client_commit_id;
 };
-
-// "{"a","b"}": a text[] literal, each element quoted.
-std::string text_array(const std::vector<std::string>& values) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    out += i ? ",\"" : "\"";
-    for (const char c : values[i]) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-    out += '"';
-  }
-  return out + "}";
-}
 
 class PostgresPushSession final : public PushSession {
  public:
@@ -150,12 +137,7 @@ class PostgresPushSession final : public PushSession {
   void insert_push_result(const std::string& partition, const std::string& client_id,
                           const std::string& client_commit_id,
                           const std::string& result_json) override {
-    Statement insert = push_result_insert(partition, client_id, client_commit_id, result_json);
-    if (staging_) {
-      unsent_.push_back({std::move(insert), std::nullopt});
-      return;
-    }
-    guarded([&] { return send_now(insert); });
+    submit(push_result_insert(partition, client_id, client_commit_id, result_json));
   }
 
   std::optional<StoredRow> read_row(const CompiledTable& table, const std::string& partition,
@@ -213,32 +195,16 @@ class PostgresPushSession final : public PushSession {
 
   void write_row(const CompiledTable& table, const std::string& partition, const StoredRow& row,
                  const Row& values, std::int64_t op_index) override {
-    if (staging_) {
-      unsent_.push_back({app_row_upsert(table, partition, row, values), op_index});
-      for (auto& statement : row_scopes_replacement(table, partition, row)) {
-        unsent_.push_back({std::move(statement), std::nullopt});
-      }
-    } else {
-      guarded([&] {
-        write_row_now(app_row_upsert(table, partition, row, values), op_index);
-        for (const auto& statement : row_scopes_replacement(table, partition, row)) {
-          send_now(statement);
-        }
-        return 0;
-      });
+    submit(app_row_upsert(table, partition, row, values), op_index);
+    for (auto& statement : row_scopes_replacement(table, partition, row)) {
+      submit(std::move(statement));
     }
     if (seq_) known_[{table.name(), row.row_id}] = row;
   }
 
   void delete_row(const CompiledTable& table, const std::string& partition,
                   const std::string& row_id) override {
-    for (auto& statement : row_deletion(table, partition, row_id)) {
-      if (staging_) {
-        unsent_.push_back({std::move(statement), std::nullopt});
-      } else {
-        guarded([&] { return send_now(statement); });
-      }
-    }
+    for (auto& statement : row_deletion(table, partition, row_id)) submit(std::move(statement));
     if (seq_) known_[{table.name(), row_id}] = std::nullopt;
   }
 
@@ -250,7 +216,7 @@ class PostgresPushSession final : public PushSession {
       ++*seq_;
       Statement update{"UPDATE sync_partitions SET max_commit_seq = $2 WHERE partition = $1", {}};
       update.params.add(partition).add(std::to_string(*seq_));
-      unsent_.push_back({std::move(update), std::nullopt});
+      submit(std::move(update));
       return *seq_;
     }
     return guarded([&] {
@@ -271,11 +237,7 @@ class PostgresPushSession final : public PushSession {
   void write_commit(const std::string& partition, std::int64_t commit_seq, const CommitEntry& entry,
                     const std::vector<ChangeScope>& scopes) override {
     for (auto& statement : commit_log_writes(partition, commit_seq, entry, scopes)) {
-      if (staging_) {
-        unsent_.push_back({std::move(statement), std::nullopt});
-      } else {
-        guarded([&] { return send_now(statement); });
-      }
+      submit(std::move(statement));
     }
     guarded([&] {
       send_staged();
@@ -337,6 +299,23 @@ class PostgresPushSession final : public PushSession {
     return run(*txn_, statement, statements_);
   }
 
+  // A write: staged, or sent now (an app-row write, which carries its
+  // operation's index, through write_row_now).
+  void submit(Statement statement, std::optional<std::int64_t> op_index = std::nullopt) {
+    if (staging_) {
+      unsent_.push_back({std::move(statement), op_index});
+      return;
+    }
+    guarded([&] {
+      if (op_index) {
+        write_row_now(statement, *op_index);
+      } else {
+        send_now(statement);
+      }
+      return 0;
+    });
+  }
+
   // The app-row statement under a savepoint of its own: a constraint
   // violation (SQLSTATE class 23) aborts only that statement, so the
   // transaction stays usable whether or not the partition lock was taken
@@ -369,7 +348,7 @@ class PostgresPushSession final : public PushSession {
              " = $1 AND " + quote_identifier(kRowIdColumn);
       params.add(table->name());
       sql += " = ANY(" + params.next_placeholder() + "::text[])";
-      params.add(text_array(row_ids));
+      params.add(postgres::text_array(row_ids));
     }
     if (recheck != nullptr) {
       sql +=

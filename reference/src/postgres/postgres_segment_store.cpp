@@ -3,12 +3,13 @@
 #include <array>
 #include <limits>
 #include <map>
-#include <span>
 #include <pqxx/pqxx>
+#include <span>
 
 #include "../core/segment_store_base.hpp"
 #include "../sql/record_query.hpp"
 #include "../sql/segment_columns.hpp"
+#include "array_literal.hpp"
 #include "pqxx_guard.hpp"
 #include "ssp/errors.hpp"
 #include "ssp/publication_key.hpp"
@@ -16,6 +17,9 @@
 
 namespace ssp {
 namespace {
+
+using postgres::ArrayLiteral;
+using postgres::text_array;
 
 constexpr const char* kStoreName = "PostgresSegmentStore";
 
@@ -204,31 +208,6 @@ class Params {
   std::map<int, std::optional<std::string>> values_;
 };
 
-// One column of several rows as a PostgreSQL array literal: every element
-// double-quoted with backslash and quote escaped (so any text, which never
-// holds U+0000, round-trips), NULL for an absent value.
-class ArrayLiteral {
- public:
-  void add(const std::optional<std::string>& value) {
-    text_ += text_.empty() ? "{" : ",";
-    if (!value) {
-      text_ += "NULL";
-      return;
-    }
-    text_ += '"';
-    for (const char c : *value) {
-      if (c == '"' || c == '\\') text_ += '\\';
-      text_ += c;
-    }
-    text_ += '"';
-  }
-  void add(std::int64_t value) { add(std::optional<std::string>(std::to_string(value))); }
-  std::string text() const { return text_.empty() ? "{}" : text_ + "}"; }
-
- private:
-  std::string text_;
-};
-
 pqxx::result exec(pqxx::transaction_base& txn, const char* statement, const Params& params) {
   return txn.exec_prepared(statement, pqxx::prepare::make_dynamic_params(params.pointers()));
 }
@@ -270,13 +249,6 @@ std::vector<std::size_t> all_publications(const SegmentRecord& record) {
   std::vector<std::size_t> all(record.publications.size());
   for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
   return all;
-}
-
-// One PostgreSQL text[] literal of `values`.
-std::string text_array(const std::vector<std::string>& values) {
-  ArrayLiteral literal;
-  for (const auto& value : values) literal.add(value);
-  return literal.text();
 }
 
 void insert_scopes(pqxx::transaction_base& txn, const std::string& id,
