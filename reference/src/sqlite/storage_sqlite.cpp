@@ -315,16 +315,11 @@ using IdlePushConnections = sql::IdleConnections<Connection>;
 
 class SqlitePushSession final : public PushSession {
  public:
-  // `durability_pragmas` put a new connection at the storage's durability.
-  SqlitePushSession(std::shared_ptr<IdlePushConnections> idle, const std::string& path,
-                    std::int64_t lock_wait_ms, const std::string& durability_pragmas)
-      : idle_(std::move(idle)),
-        owned_(idle_->take_or([&] {
-          auto connection = std::make_unique<Connection>(path, false, lock_wait_ms);
-          connection->exec(durability_pragmas);
-          return connection;
-        })),
-        connection_(*owned_) {
+  // Runs on `connection`, taken from `idle` or newly opened (push_connection
+  // of the storage), and given back there when the transaction ended cleanly.
+  SqlitePushSession(std::shared_ptr<IdlePushConnections> idle,
+                    std::unique_ptr<Connection> connection)
+      : idle_(std::move(idle)), owned_(std::move(connection)), connection_(*owned_) {
     // Takes the database writer lock now, waiting up to busy_timeout.
     connection_.exec("BEGIN IMMEDIATE");
     open_ = true;
@@ -562,7 +557,17 @@ class SqliteServerStorage final : public ServerStorageBase {
                                               const std::string& client_id,
                                               const std::string& client_commit_id) override {
     if (!core_tables_exist()) return std::nullopt;
-    return read_push_result_on(reader_, partition, client_id, client_commit_id);
+    // The optimistic lookup every push starts with, on an idle push
+    // connection rather than reader_: a commit on another connection makes a
+    // WAL reader drop its page cache, so reader_ read the result index again
+    // from the file at every push, while the connection that made the last
+    // commit still holds those pages (issue 22). Outside a transaction it reads
+    // the last committed state, as reader_ would.
+    std::unique_ptr<Connection> connection = push_connection();
+    std::optional<std::string> result =
+        read_push_result_on(*connection, partition, client_id, client_commit_id);
+    idle_push_->give_back(std::move(connection));
+    return result;
   }
 
   std::int64_t read_max_commit_seq(const std::string& partition) override {
@@ -637,11 +642,26 @@ class SqliteServerStorage final : public ServerStorageBase {
   }
 
   std::unique_ptr<PushSession> open_push_session() override {
-    return std::make_unique<SqlitePushSession>(idle_push_, path_, options().lock_wait_ms,
-                                               durability_pragmas_);
+    return std::make_unique<SqlitePushSession>(idle_push_, push_connection());
   }
 
  private:
+  // An idle push connection, or a new one at the storage's durability.
+  std::unique_ptr<Connection> push_connection() {
+    return idle_push_->take_or([&] {
+      auto connection = std::make_unique<Connection>(path_, false, options().lock_wait_ms);
+      connection->exec(durability_pragmas_);
+      // A push runs under a savepoint, whose journal holds every page the push
+      // changes. Past 64 KiB SQLite spills it to a temporary file, created and
+      // unlinked at every push: with the default temp_store (a file, in
+      // Debian's build) a one-operation push crossed it. The journal only
+      // serves a rollback inside the transaction, so memory loses nothing a
+      // crash could need (issue 22).
+      connection->exec("PRAGMA temp_store = MEMORY");
+      return connection;
+    });
+  }
+
   // Before the first ensure_schema the core tables may not exist yet; a read
   // then answers "nothing stored" rather than a missing-table error. That
   // ensure_schema creates them all in one transaction and nothing drops them,
