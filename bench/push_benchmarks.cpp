@@ -1,5 +1,6 @@
 #include "push_benchmarks.hpp"
 
+#include <chrono>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -67,31 +68,64 @@ void report_commits(benchmark::State& state, int operations, std::uint64_t check
   state.counters["checksum"] = benchmark::Counter(static_cast<double>(checksum));
 }
 
+// Pushes one stream's commits (PushCommitStream), one per call, through
+// run_push on `storage`, as `actor_id` on `partition`, with a clock that
+// starts at kBenchNowMs and ticks once per read. Not movable: the clock
+// points into it.
+class StreamPusher {
+ public:
+  StreamPusher(storage::ServerStorage& storage, const storage::CompiledSchema& schema, int stream,
+               int operations, const std::string& partition, const std::string& actor_id)
+      : storage_(storage),
+        schema_(schema),
+        commits_(schema, stream, operations),
+        actor_{partition, actor_id, push_bench_scopes()} {
+    options_.clock = [this] { return now_++; };
+  }
+  StreamPusher(const StreamPusher&) = delete;
+  StreamPusher& operator=(const StreamPusher&) = delete;
+
+  // Pushes the stream's next commit. What is wrong with its answer
+  // (not_applied), or nothing when it was applied.
+  std::optional<std::string> push_next() {
+    const push::PushCommit commit = commits_.commit(index_++);
+    const push::PushAnswer answer = push::run_push(storage_, schema_, actor_, commit, options_);
+    if (auto problem = not_applied(answer, commit, previous_seq_)) return problem;
+    previous_seq_ = *answer.commit_seq;
+    checksum_ ^= rows_checksum(commit);
+    return std::nullopt;
+  }
+
+  // rows_checksum of every commit applied so far, XORed.
+  std::uint64_t checksum() const { return checksum_; }
+
+ private:
+  storage::ServerStorage& storage_;
+  const storage::CompiledSchema& schema_;
+  const PushCommitStream commits_;
+  const push::PushActor actor_;
+  push::PushOptions options_;
+  std::int64_t now_ = kBenchNowMs;
+  std::uint64_t index_ = 0;
+  std::int64_t previous_seq_ = 0;
+  std::uint64_t checksum_ = 0;
+};
+
+const std::string kBenchActor = "bench-actor";
+
 // The measured loop of bench_push on `site`.
 void push_commits(benchmark::State& state, PushSite& site, int operations, int partitions) {
   const auto storage = site.open_storage();
   const int thread = state.thread_index();
-  const PushCommitStream commits(site.schema(), thread, operations);
-  const push::PushActor actor{push_partition(thread, partitions), "bench-actor",
-                              push_bench_scopes()};
-  push::PushOptions options;
-  std::int64_t now = kBenchNowMs;
-  options.clock = [&now] { return now++; };
-  std::uint64_t checksum = 0;
-  std::uint64_t index = 0;
-  std::int64_t previous_seq = 0;
+  StreamPusher pusher(*storage, site.schema(), thread, operations,
+                      push_partition(thread, partitions), kBenchActor);
   for (auto _ : state) {
-    const push::PushCommit commit = commits.commit(index);
-    const push::PushAnswer answer = push::run_push(*storage, site.schema(), actor, commit, options);
-    if (const auto problem = not_applied(answer, commit, previous_seq)) {
+    if (const auto problem = pusher.push_next()) {
       state.SkipWithError(problem->c_str());
       break;
     }
-    previous_seq = *answer.commit_seq;
-    checksum ^= rows_checksum(commit);
-    ++index;
   }
-  report_commits(state, operations, checksum);
+  report_commits(state, operations, pusher.checksum());
 }
 
 // At least `rows` rows in partition push_partition(0, 1) of `site`, pushed in
@@ -101,20 +135,12 @@ void populate_partition(PushSite& site, std::int64_t rows) {
   constexpr int kOperationsPerCommit = 500;
   constexpr int kPopulationStream = 1'000'000;  // no benchmark thread has this index
   const auto storage = site.open_storage();
-  const PushCommitStream commits(site.schema(), kPopulationStream, kOperationsPerCommit);
-  const push::PushActor actor{push_partition(0, 1), "bench-populator", push_bench_scopes()};
-  push::PushOptions options;
-  std::int64_t now = kBenchNowMs;
-  options.clock = [&now] { return now++; };
-  std::int64_t previous_seq = 0;
-  for (std::uint64_t index = 0; static_cast<std::int64_t>(index) * kOperationsPerCommit < rows;
-       ++index) {
-    const push::PushCommit commit = commits.commit(index);
-    const push::PushAnswer answer = push::run_push(*storage, site.schema(), actor, commit, options);
-    if (const auto problem = not_applied(answer, commit, previous_seq)) {
+  StreamPusher pusher(*storage, site.schema(), kPopulationStream, kOperationsPerCommit,
+                      push_partition(0, 1), "bench-populator");
+  for (std::int64_t pushed = 0; pushed < rows; pushed += kOperationsPerCommit) {
+    if (const auto problem = pusher.push_next()) {
       throw std::runtime_error("populating the push site: " + *problem);
     }
-    previous_seq = *answer.commit_seq;
   }
 }
 
@@ -125,14 +151,45 @@ void bench_push(benchmark::State& state, SharedPushSite& sites, BenchBackend bac
   push_commits(state, *join_push_site(state, sites, backend, config), operations, partitions);
 }
 
-void bench_push_grown(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
-                      int operations, std::int64_t population, const BenchConfig& config) {
-  const auto site = sites.join(state.threads(), [&] {
-    std::shared_ptr<PushSite> made = make_push_site(backend, config);
-    populate_partition(*made, population);
-    return made;
-  });
-  push_commits(state, *site, operations, 1);
+void bench_push_growth(benchmark::State& state, BenchBackend backend, int operations,
+                       std::int64_t population, const BenchConfig& config) {
+  const std::unique_ptr<PushSite> grown_site = make_push_site(backend, config);
+  populate_partition(*grown_site, population);
+  const std::unique_ptr<PushSite> empty_site = make_push_site(backend, config);
+  const auto grown_storage = grown_site->open_storage();
+  const auto empty_storage = empty_site->open_storage();
+  const std::string partition = push_partition(0, 1);
+  StreamPusher grown(*grown_storage, grown_site->schema(), 0, operations, partition, kBenchActor);
+  StreamPusher empty(*empty_storage, empty_site->schema(), 0, operations, partition, kBenchActor);
+  using Clock = std::chrono::steady_clock;
+  Clock::duration grown_time{}, empty_time{};
+  // One push on `pusher`, its time added to `spent`. False once it failed.
+  const auto timed_push = [&state](StreamPusher& pusher, Clock::duration& spent) {
+    const Clock::time_point start = Clock::now();
+    const auto problem = pusher.push_next();
+    spent += Clock::now() - start;
+    if (problem) state.SkipWithError(problem->c_str());
+    return !problem;
+  };
+  bool grown_first = true;
+  for (auto _ : state) {
+    const bool pushed = grown_first
+                            ? timed_push(grown, grown_time) && timed_push(empty, empty_time)
+                            : timed_push(empty, empty_time) && timed_push(grown, grown_time);
+    if (!pushed) break;
+    grown_first = !grown_first;
+  }
+  state.SetItemsProcessed(2 * state.iterations());
+  const auto rate = [&state](Clock::duration spent) {
+    const double seconds = std::chrono::duration<double>(spent).count();
+    return seconds > 0 ? static_cast<double>(state.iterations()) / seconds : 0.0;
+  };
+  state.counters["grown_commits_per_second"] = rate(grown_time);
+  state.counters["empty_commits_per_second"] = rate(empty_time);
+  if (grown_time.count() > 0) {
+    state.counters["grown_over_empty"] =
+        std::chrono::duration<double>(empty_time) / std::chrono::duration<double>(grown_time);
+  }
 }
 
 void bench_push_floor(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,
@@ -177,31 +234,17 @@ void bench_push_round_trips(benchmark::State& state, int operations, const Bench
   through_relay.pg_dsn = relay.dsn();
   const auto site = make_postgres_push_site(through_relay);
   const auto storage = site->open_storage();
-  const PushCommitStream commits(site->schema(), 0, operations);
-  const push::PushActor actor{push_partition(0, 1), "bench-actor", push_bench_scopes()};
-  push::PushOptions options;
-  std::int64_t now = kBenchNowMs;
-  options.clock = [&now] { return now++; };
+  StreamPusher pusher(*storage, site->schema(), 0, operations, push_partition(0, 1), kBenchActor);
   // A pooled push connection prepares each statement on its first use, a
   // round trip each, which a long-lived server pays once: one push first.
-  std::uint64_t index = 0;
-  std::int64_t previous_seq = 0;
-  const auto push_one = [&]() -> std::optional<std::string> {
-    const push::PushCommit commit = commits.commit(index++);
-    const push::PushAnswer answer =
-        push::run_push(*storage, site->schema(), actor, commit, options);
-    if (auto problem = not_applied(answer, commit, previous_seq)) return problem;
-    previous_seq = *answer.commit_seq;
-    return std::nullopt;
-  };
-  if (const auto problem = push_one()) {
+  if (const auto problem = pusher.push_next()) {
     state.SkipWithError(problem->c_str());
     return;
   }
   std::int64_t round_trips = 0;
   for (auto _ : state) {
     const std::int64_t before = relay.round_trips();
-    if (const auto problem = push_one()) {
+    if (const auto problem = pusher.push_next()) {
       state.SkipWithError(problem->c_str());
       break;
     }

@@ -144,14 +144,14 @@ void register_reads(BenchBackend backend, const BenchConfig& config) {
   }
 }
 
-// Pushes a push_grown run makes: its site is filled once per run, so the
-// run cannot grow its iteration count to a minimum time.
-constexpr benchmark::IterationCount kGrownPushes = 1000;
+// Pairs a push_growth run pushes: its grown site is filled once per run, so
+// the run cannot grow its iteration count to a minimum time.
+constexpr benchmark::IterationCount kGrowthPairs = 1000;
 
 // Per operation count: the two floors at every thread count, then the pushes on
 // each partition count with the thread counts at least as large (fewer
 // threads than partitions would leave partitions idle: the same run as fewer
-// partitions), and the pushes into a grown partition.
+// partitions), and the growth pairs.
 void register_pushes(BenchBackend backend, const BenchConfig& config) {
   const std::string prefix(backend_name(backend));
   for (const int operations : config.push_operations) {
@@ -184,15 +184,13 @@ void register_pushes(BenchBackend backend, const BenchConfig& config) {
         if (threads >= partitions) pushes->Threads(threads);
       }
     }
-    auto grown_sites = std::make_shared<SharedPushSite>();
     add(
-        prefix + "/push_grown" + suffix + "/population:" + std::to_string(config.push_population),
+        prefix + "/push_growth" + suffix + "/population:" + std::to_string(config.push_population),
         [=, &config](benchmark::State& state) {
-          bench_push_grown(state, *grown_sites, backend, operations, config.push_population,
-                           config);
+          bench_push_growth(state, backend, operations, config.push_population, config);
         },
         Clock::real, config)
-        ->Iterations(config.fixed_iterations.value_or(kGrownPushes));
+        ->Iterations(config.fixed_iterations.value_or(kGrowthPairs));
   }
 }
 
