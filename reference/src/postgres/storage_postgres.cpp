@@ -6,6 +6,7 @@
 #include <optional>
 #include <pqxx/pqxx>
 
+#include "../core/core_tables_seen.hpp"
 #include "../core/storage_server_base.hpp"
 #include "../sql/idle_connections.hpp"
 #include "postgres_push_session.hpp"
@@ -312,23 +313,18 @@ class PostgresServerStorage final : public ServerStorageBase {
     return rows.empty() ? 0 : rows[0][0].as<std::int64_t>();
   }
 
-  // Before the first ensure_schema the core tables may not exist yet; a read
-  // then answers "nothing stored" rather than a missing-table error. That
-  // ensure_schema creates them all in one transaction and nothing drops them,
-  // so once seen they are not looked for again (under read_mutex_).
   bool core_tables_exist(pqxx::transaction_base& txn) {
-    if (!core_tables_seen_) {
-      core_tables_seen_ =
-          !txn.exec("SELECT 1 FROM pg_class WHERE oid = to_regclass('sync_push_results')").empty();
-    }
-    return core_tables_seen_;
+    return core_tables_.exist([&] {
+      return !txn.exec("SELECT 1 FROM pg_class WHERE oid = to_regclass('sync_push_results')")
+                  .empty();
+    });
   }
 
   std::string dsn_;
   std::string schema_;
   std::unique_ptr<pqxx::connection> writer_;
   std::unique_ptr<pqxx::connection> reader_;
-  bool core_tables_seen_ = false;
+  CoreTablesSeen core_tables_;  // under read_mutex_, as reader_
   std::shared_ptr<IdlePushConnections> idle_push_ =
       std::make_shared<IdlePushConnections>(sql::kMaxIdlePushConnections);
 };

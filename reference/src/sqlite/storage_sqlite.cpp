@@ -2,6 +2,7 @@
 // memo and the row checks are ServerStorageBase and run_schema_startup.
 #include <sqlite3.h>
 
+#include "../core/core_tables_seen.hpp"
 #include "../core/storage_server_base.hpp"
 #include "../sql/idle_connections.hpp"
 #include "sqlite_connection.hpp"
@@ -9,8 +10,8 @@
 #include "ssp/storage/physical_names.hpp"
 #include "ssp/storage/sqlite_server_storage.hpp"
 #include "ssp/storage/storage_ddl.hpp"
-#include "ssp/storage/stored_scopes.hpp"
 #include "ssp/storage/storage_errors.hpp"
+#include "ssp/storage/stored_scopes.hpp"
 
 namespace ssp::storage {
 namespace {
@@ -662,26 +663,21 @@ class SqliteServerStorage final : public ServerStorageBase {
     });
   }
 
-  // Before the first ensure_schema the core tables may not exist yet; a read
-  // then answers "nothing stored" rather than a missing-table error. That
-  // ensure_schema creates them all in one transaction and nothing drops them,
-  // so once seen they are not looked for again (under read_mutex_): the
-  // optimistic lookup every push starts with saves a statement.
   bool core_tables_exist() {
-    if (!core_tables_seen_) {
-      Statement read = reader_.prepare(
-          "SELECT 1 AS present FROM sqlite_master WHERE type = 'table' "
-          "AND name = 'sync_push_results'");
-      core_tables_seen_ = read.step();
-    }
-    return core_tables_seen_;
+    return core_tables_.exist([&] {
+      return reader_
+          .prepare(
+              "SELECT 1 AS present FROM sqlite_master WHERE type = 'table' "
+              "AND name = 'sync_push_results'")
+          .step();
+    });
   }
 
   std::string path_;
   std::string durability_pragmas_;  // sqlite_durability_pragmas of the storage's level
   Connection writer_;
   Connection reader_;
-  bool core_tables_seen_ = false;
+  CoreTablesSeen core_tables_;  // under read_mutex_, as reader_
   std::shared_ptr<IdlePushConnections> idle_push_ =
       std::make_shared<IdlePushConnections>(sql::kMaxIdlePushConnections);
 };
