@@ -2,6 +2,8 @@
 // memo and the row checks are ServerStorageBase and run_schema_startup.
 #include <sqlite3.h>
 
+#include <unordered_map>
+
 #include "../core/core_tables_seen.hpp"
 #include "../core/storage_server_base.hpp"
 #include "../sql/idle_connections.hpp"
@@ -242,30 +244,39 @@ std::string row_columns_sql() {
          " AS payload";
 }
 
-std::optional<StoredRow> read_row_on(Connection& connection, const CompiledTable& table,
-                                     const std::string& partition, const std::string& row_id) {
-  Statement read = connection.prepare("SELECT " + row_columns_sql() + " FROM " +
-                                      quote_identifier(table.name()) + where_row());
-  read.bind(1, std::string_view(partition)).bind(2, std::string_view(row_id));
-  if (!read.step()) return std::nullopt;
-  return stored_row_from(read, row_id, table.name());
-}
+// The SQL of the row statements of one table: its read and its upsert.
+struct RowSql {
+  std::string read;
+  std::string upsert;
+};
 
-// False when the row statement violated a constraint (nothing written).
-bool write_row_on(Connection& connection, const CompiledTable& table,
-                  const std::string& partition, const StoredRow& row, const Row& values) {
+RowSql row_sql(const CompiledTable& table) {
   const std::vector<std::string> columns = table_column_names(table);
   std::string updates;
   for (std::size_t i = 2; i < columns.size(); ++i) {
     updates += (i > 2 ? ", " : "") + quote_identifier(columns[i]) + " = excluded." +
                quote_identifier(columns[i]);
   }
+  return {"SELECT " + row_columns_sql() + " FROM " + quote_identifier(table.name()) + where_row(),
+          "INSERT INTO " + quote_identifier(table.name()) + " (" + comma_separated(columns) +
+              ") VALUES (" + placeholders(columns.size()) + ") ON CONFLICT (" +
+              comma_separated({columns[0], columns[1]}) + ") DO UPDATE SET " + updates};
+}
+
+std::optional<StoredRow> read_row_on(Connection& connection, const CompiledTable& table,
+                                     const RowSql& sql, const std::string& partition,
+                                     const std::string& row_id) {
+  Statement read = connection.prepare(sql.read);
+  read.bind(1, std::string_view(partition)).bind(2, std::string_view(row_id));
+  if (!read.step()) return std::nullopt;
+  return stored_row_from(read, row_id, table.name());
+}
+
+// False when the row statement violated a constraint (nothing written).
+bool write_row_on(Connection& connection, const CompiledTable& table, const RowSql& sql,
+                  const std::string& partition, const StoredRow& row, const Row& values) {
   {
-    ValueStatement upsert(connection, "INSERT INTO " + quote_identifier(table.name()) + " (" +
-                                          comma_separated(columns) + ") VALUES (" +
-                                          placeholders(columns.size()) + ") ON CONFLICT (" +
-                                          comma_separated({columns[0], columns[1]}) +
-                                          ") DO UPDATE SET " + updates);
+    ValueStatement upsert(connection, sql.upsert);
     int next = 1;
     upsert.bind(next++, partition);
     upsert.bind(next++, row.row_id);
@@ -363,7 +374,7 @@ class SqlitePushSession final : public PushSession {
 
   std::optional<StoredRow> read_row(const CompiledTable& table, const std::string& partition,
                                     const std::string& row_id) override {
-    return read_row_on(connection_, table, partition, row_id);
+    return read_row_on(connection_, table, sql_of(table), partition, row_id);
   }
 
   std::vector<StoredRow> scan_rows(const std::string& partition,
@@ -398,7 +409,7 @@ class SqlitePushSession final : public PushSession {
 
   void write_row(const CompiledTable& table, const std::string& partition, const StoredRow& row,
                  const Row& values, std::int64_t op_index) override {
-    if (!write_row_on(connection_, table, partition, row, values)) {
+    if (!write_row_on(connection_, table, sql_of(table), partition, row, values)) {
       throw StorageConstraintError(op_index);
     }
   }
@@ -497,11 +508,22 @@ class SqlitePushSession final : public PushSession {
   }
 
  private:
+  // row_sql of `table`, built once per push: a push of N operations on one
+  // table reads and upserts N times, and building those texts (then hashing
+  // them for the statement pool) was a measured share of its time (issue
+  // 22). The tables outlive the push, so their addresses are the key.
+  const RowSql& sql_of(const CompiledTable& table) {
+    auto found = row_sql_.find(&table);
+    if (found == row_sql_.end()) found = row_sql_.emplace(&table, row_sql(table)).first;
+    return found->second;
+  }
+
   std::shared_ptr<IdlePushConnections> idle_;
   std::unique_ptr<Connection> owned_;
   Connection& connection_;  // *owned_, until the destructor gives it back
   bool open_ = false;
   bool ended_cleanly_ = false;
+  std::unordered_map<const CompiledTable*, RowSql> row_sql_;
 };
 
 class SqliteServerStorage final : public ServerStorageBase {
@@ -527,7 +549,7 @@ class SqliteServerStorage final : public ServerStorageBase {
   void write_row(const CompiledTable& table, const std::string& partition, const StoredRow& row,
                  const Row& values) override {
     Transaction transaction(writer_, Transaction::Kind::write);
-    if (!write_row_on(writer_, table, partition, row, values)) {
+    if (!write_row_on(writer_, table, row_sql(table), partition, row, values)) {
       throw StorageError("SqliteServerStorage: application row violates a relational constraint");
     }
     transaction.commit();
@@ -535,7 +557,7 @@ class SqliteServerStorage final : public ServerStorageBase {
 
   std::optional<StoredRow> read_row(const CompiledTable& table, const std::string& partition,
                                     const std::string& row_id) override {
-    return read_row_on(reader_, table, partition, row_id);
+    return read_row_on(reader_, table, row_sql(table), partition, row_id);
   }
 
   std::optional<Row> read_projection_row(const CompiledTable& table, const std::string& partition,
@@ -583,8 +605,9 @@ class SqliteServerStorage final : public ServerStorageBase {
                                        const std::vector<std::string>& row_ids) override {
     Transaction snapshot(reader_, Transaction::Kind::read);
     AuthoritativeRead read;
+    const RowSql sql = row_sql(table);
     for (const auto& row_id : row_ids) {
-      if (auto row = read_row_on(reader_, table, partition, row_id)) read.rows.push_back(*row);
+      if (auto row = read_row_on(reader_, table, sql, partition, row_id)) read.rows.push_back(*row);
     }
     read.max_commit_seq = read_max_commit_seq(partition);
     snapshot.commit();
