@@ -10,6 +10,7 @@
 #include "ssp/storage/physical_names.hpp"
 #include "ssp/storage/storage_ddl.hpp"
 #include "statement_batch.hpp"
+#include "statement_merge.hpp"
 #include "storage_postgres_sql.hpp"
 
 namespace ssp::storage {
@@ -216,6 +217,8 @@ class PostgresPushSession final : public PushSession {
       ++*seq_;
       Statement update{"UPDATE sync_partitions SET max_commit_seq = $2 WHERE partition = $1", {}};
       update.params.add(partition).add(std::to_string(*seq_));
+      update.writes = write_key({"sync_partitions", partition});
+      update.independent = true;
       submit(std::move(update));
       return *seq_;
     }
@@ -253,8 +256,7 @@ class PostgresPushSession final : public PushSession {
                       [](const StagedStatement& staged) { return staged.op_index.has_value(); })) {
         send_staged();
       }
-      StatementBatch batch(connection(), *statements_);
-      for (const auto& staged : unsent_) batch.add(staged.statement);
+      StatementBatch batch = staged_batch();
       batch.add("COMMIT");
       unsent_.clear();
       open_ = false;
@@ -401,8 +403,7 @@ class PostgresPushSession final : public PushSession {
   // rolled back and the transaction usable.
   void send_staged() {
     if (unsent_.empty()) return;
-    StatementBatch batch(connection(), *statements_);
-    for (const auto& staged : unsent_) batch.add(staged.statement);
+    StatementBatch batch = staged_batch();
     std::vector<StagedStatement> sending = std::move(unsent_);
     unsent_.clear();
     try {
@@ -416,6 +417,18 @@ class PostgresPushSession final : public PushSession {
     }
     sent_.insert(sent_.end(), std::make_move_iterator(sending.begin()),
                  std::make_move_iterator(sending.end()));
+  }
+
+  // The staged statements as a batch, their one-row INSERTs merged
+  // (statement_merge.hpp). A violation in it is found again by the replay,
+  // which runs the staged statements themselves, one at a time.
+  StatementBatch staged_batch() {
+    std::vector<const Statement*> statements;
+    statements.reserve(unsent_.size());
+    for (const auto& staged : unsent_) statements.push_back(&staged.statement);
+    StatementBatch batch(connection(), *statements_);
+    for (const Statement& statement : merge_row_inserts(statements)) batch.add(statement);
+    return batch;
   }
 
   void replay_sent() {

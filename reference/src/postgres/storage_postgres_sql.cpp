@@ -16,6 +16,28 @@ std::string Params::next_placeholder() const {
   return placeholder;
 }
 
+std::string write_key(std::initializer_list<std::string_view> parts) {
+  std::string key;
+  for (const std::string_view part : parts) {
+    key += part;
+    key += '\n';
+  }
+  return key;
+}
+
+Statement row_insert(RowInsert shape, Params params, std::string writes) {
+  Statement statement;
+  statement.sql = shape.head + " VALUES (";
+  for (std::size_t i = 0; i < params.values().size(); ++i) {
+    statement.sql += (i == 0 ? "" : ", ") + statement.params.next_placeholder();
+    statement.params.add(params.values()[i]);
+  }
+  statement.sql += ")" + shape.tail;
+  statement.writes = std::move(writes);
+  statement.insert = std::move(shape);
+  return statement;
+}
+
 pqxx::result Params::exec(pqxx::transaction_base& txn, const std::string& sql,
                           postgres::PreparedStatements* prepared) const {
   std::vector<const char*> pointers;
@@ -75,11 +97,24 @@ std::optional<StoredRow> read_row_on(pqxx::transaction_base& txn, const Compiled
   return stored_row_from(rows[0], table.name());
 }
 
+namespace {
+
+// Statement::writes of the rows a push writes, one per table or set.
+std::string app_row_key(std::string_view table, std::string_view partition,
+                        std::string_view row_id) {
+  return write_key({table, partition, row_id});
+}
+std::string row_references_key(std::string_view references, std::string_view table,
+                               std::string_view partition, std::string_view row_id) {
+  return write_key({references, partition, table, row_id});
+}
+
+}  // namespace
+
 Statement app_row_upsert(const CompiledTable& table, const std::string& partition,
                          const StoredRow& row, const Row& values) {
   const std::vector<std::string> columns = table_column_names(table);
-  Statement statement;
-  Params& params = statement.params;
+  Params params;
   params.add(partition).add(row.row_id);
   if (table.materialized) {
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -89,36 +124,38 @@ Statement app_row_upsert(const CompiledTable& table, const std::string& partitio
   params.add(std::to_string(row.server_version)).add(scopes_json(row.scopes));
   params.add(bytea_text(row.payload)).add(std::nullopt);
   std::string names;
-  std::string placeholders;
   std::string updates;
   for (std::size_t i = 0; i < columns.size(); ++i) {
     names += (i ? ", " : "") + quote_identifier(columns[i]);
-    placeholders += (i ? ", $" : "$") + std::to_string(i + 1);
     if (i >= 2) {
       updates += (i > 2 ? ", " : "") + quote_identifier(columns[i]) + " = excluded." +
                  quote_identifier(columns[i]);
     }
   }
-  statement.sql = "INSERT INTO " + quote_identifier(table.name()) + " (" + names + ") VALUES (" +
-                  placeholders + ") ON CONFLICT (" + quote_identifier(kPartitionColumn) + ", " +
-                  quote_identifier(kRowIdColumn) + ") DO UPDATE SET " + updates;
-  return statement;
+  return row_insert({"INSERT INTO " + quote_identifier(table.name()) + " (" + names + ")",
+                     " ON CONFLICT (" + quote_identifier(kPartitionColumn) + ", " +
+                         quote_identifier(kRowIdColumn) + ") DO UPDATE SET " + updates},
+                    std::move(params), app_row_key(table.name(), partition, row.row_id));
 }
 
 std::vector<Statement> row_scopes_replacement(const CompiledTable& table,
                                               const std::string& partition, const StoredRow& row) {
   std::vector<Statement> statements;
+  const std::string scopes_key =
+      row_references_key("sync_row_scopes", table.name(), partition, row.row_id);
   Statement removal{"DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
                     {}};
   removal.params.add(partition).add(table.name()).add(row.row_id);
+  removal.writes = scopes_key;
+  removal.independent = true;
   statements.push_back(std::move(removal));
   for (const auto& [variable, value] : row.scopes) {
-    Statement entry{
-        "INSERT INTO sync_row_scopes (partition, tbl, var, value, row_id) "
-        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-        {}};
-    entry.params.add(partition).add(table.name()).add(variable).add(value).add(row.row_id);
-    statements.push_back(std::move(entry));
+    Params params;
+    params.add(partition).add(table.name()).add(variable).add(value).add(row.row_id);
+    statements.push_back(
+        row_insert({"INSERT INTO sync_row_scopes (partition, tbl, var, value, row_id)",
+                    " ON CONFLICT DO NOTHING"},
+                   std::move(params), scopes_key + write_key({variable, value})));
   }
   return statements;
 }
@@ -129,12 +166,15 @@ std::vector<Statement> row_deletion(const CompiledTable& table, const std::strin
   Statement row;
   row.sql =
       "DELETE FROM " + quote_identifier(table.name()) + where_row(row.params, partition, row_id);
+  row.writes = app_row_key(table.name(), partition, row_id);
   statements.push_back(std::move(row));
-  for (const char* sql :
-       {"DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
-        "DELETE FROM sync_blob_refs WHERE partition = $1 AND tbl = $2 AND row_id = $3"}) {
-    Statement references{sql, {}};
+  for (const char* references_table : {"sync_row_scopes", "sync_blob_refs"}) {
+    Statement references{"DELETE FROM " + std::string(references_table) +
+                             " WHERE partition = $1 AND tbl = $2 AND row_id = $3",
+                         {}};
     references.params.add(partition).add(table.name()).add(row_id);
+    references.writes = row_references_key(references_table, table.name(), partition, row_id);
+    references.independent = true;
     statements.push_back(std::move(references));
   }
   return statements;
@@ -167,12 +207,13 @@ std::optional<std::string> read_push_result_on(pqxx::transaction_base& txn,
 
 Statement push_result_insert(const std::string& partition, const std::string& client_id,
                              const std::string& client_commit_id, const std::string& result_json) {
-  Statement statement{
-      "INSERT INTO sync_push_results (partition, client_id, client_commit_id, result) "
-      "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-      {}};
-  statement.params.add(partition).add(client_id).add(client_commit_id).add(result_json);
-  return statement;
+  Params params;
+  params.add(partition).add(client_id).add(client_commit_id).add(result_json);
+  return row_insert({"INSERT INTO sync_push_results (partition, client_id, client_commit_id, "
+                     "result)",
+                     " ON CONFLICT DO NOTHING"},
+                    std::move(params),
+                    write_key({"sync_push_results", partition, client_id, client_commit_id}));
 }
 
 std::vector<Statement> commit_log_writes(const std::string& partition, std::int64_t commit_seq,
@@ -180,27 +221,25 @@ std::vector<Statement> commit_log_writes(const std::string& partition, std::int6
                                          const std::vector<ChangeScope>& scopes) {
   const std::string seq = std::to_string(commit_seq);
   std::vector<Statement> statements;
-  Statement commit{
-      "INSERT INTO sync_commits (partition, commit_seq, client_id, client_commit_id, "
-      "actor_id, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-      {}};
-  commit.params.add(partition)
+  Params commit;
+  commit.add(partition)
       .add(seq)
       .add(entry.client_id)
       .add(entry.client_commit_id)
       .add(entry.actor_id)
       .add(std::to_string(entry.created_at_ms));
-  statements.push_back(std::move(commit));
+  statements.push_back(row_insert({"INSERT INTO sync_commits (partition, commit_seq, client_id, "
+                                   "client_commit_id, actor_id, created_at_ms)",
+                                   ""},
+                                  std::move(commit), write_key({"sync_commits", partition, seq})));
   for (std::size_t idx = 0; idx < entry.changes.size(); ++idx) {
     const Change& change = entry.changes[idx];
     const bool upsert = change.op == ChangeOp::upsert;
-    Statement row{
-        "INSERT INTO sync_changes (partition, commit_seq, idx, tbl, row_id, op, "
-        "row_version, scopes, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        {}};
-    row.params.add(partition)
+    const std::string position = std::to_string(idx);
+    Params row;
+    row.add(partition)
         .add(seq)
-        .add(std::to_string(idx))
+        .add(position)
         .add(change.table)
         .add(change.row_id)
         .add(std::to_string(static_cast<int>(change.op)))
@@ -208,15 +247,21 @@ std::vector<Statement> commit_log_writes(const std::string& partition, std::int6
                                           : std::nullopt)
         .add(scopes_json(change.scopes))
         .add(upsert && change.payload ? std::optional(bytea_text(*change.payload)) : std::nullopt);
-    statements.push_back(std::move(row));
+    statements.push_back(row_insert({"INSERT INTO sync_changes (partition, commit_seq, idx, tbl, "
+                                     "row_id, op, row_version, scopes, payload)",
+                                     ""},
+                                    std::move(row),
+                                    write_key({"sync_changes", partition, seq, position})));
   }
   for (const ChangeScope& scope : scopes) {
-    Statement entry{
-        "INSERT INTO sync_change_scopes (partition, tbl, var, value, commit_seq) "
-        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-        {}};
-    entry.params.add(partition).add(scope.table).add(scope.variable).add(scope.value).add(seq);
-    statements.push_back(std::move(entry));
+    Params entry;
+    entry.add(partition).add(scope.table).add(scope.variable).add(scope.value).add(seq);
+    statements.push_back(
+        row_insert({"INSERT INTO sync_change_scopes (partition, tbl, var, value, commit_seq)",
+                    " ON CONFLICT DO NOTHING"},
+                   std::move(entry),
+                   write_key({"sync_change_scopes", partition, scope.table, scope.variable,
+                              scope.value, seq})));
   }
   return statements;
 }

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <pqxx/pqxx>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pqxx_guard.hpp"
@@ -49,11 +51,34 @@ class Params {
   std::vector<std::optional<std::string>> values_;
 };
 
+// A one-row INSERT: its text is `head` VALUES ($1, …) `tail`, so that a batch
+// can send several of one shape as one multi-row INSERT (statement_merge.hpp).
+struct RowInsert {
+  std::string head;  // "INSERT INTO t (a, b)"
+  std::string tail;  // "" or " ON CONFLICT …"
+};
+
 // One statement: its text, $1… numbering `params`.
 struct Statement {
   std::string sql;
   Params params;
+  // What it writes, as write_key() makes it: a key names one row, or a set
+  // of rows when it is a prefix of their keys (a row's scope entries). Empty:
+  // unknown, and a batch moves nothing past it.
+  std::string writes{};
+  std::optional<RowInsert> insert{};  // set when `sql` is a one-row INSERT (row_insert)
+  // A statement that is no INSERT but may still run before earlier writes
+  // of other rows: no constraint of its table relates its rows to others
+  // (the bookkeeping tables, whose only key is the write key).
+  bool independent = false;
 };
+
+// "part\npart\n…": the key of a write, each part followed by a newline.
+std::string write_key(std::initializer_list<std::string_view> parts);
+
+// The INSERT of one row of `params` (head VALUES ($1, …) tail) that writes
+// `writes`.
+Statement row_insert(RowInsert shape, Params params, std::string writes);
 
 pqxx::result run(pqxx::transaction_base& txn, const Statement& statement,
                  postgres::PreparedStatements* prepared = nullptr);
