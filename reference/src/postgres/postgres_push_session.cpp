@@ -63,6 +63,14 @@ class PostgresPushSession final : public PushSession {
   // on one row. The savepoint comes after the lock: rolling back to it keeps
   // the lock. The counter read under the lock lets a staged append number its
   // commit without asking.
+  //
+  // The row is locked by a no-op UPDATE, not SELECT … FOR UPDATE as upstream
+  // does: the counter update runs later inside the savepoint, and a
+  // subtransaction updating a row its parent only locked makes PostgreSQL
+  // create a MultiXact, one per push (500 over 500 pushes; none now), which
+  // every later lock of the row resolves and vacuum has to freeze. The two
+  // lock modes exclude each other, so upstream on the same database still
+  // serializes with this (docs/decisions.md, push.md Q2).
   void lock_partition(const std::string& partition) override {
     guarded([&] {
       StatementBatch batch(connection(), *statements_);
@@ -71,7 +79,8 @@ class PostgresPushSession final : public PushSession {
           "ON CONFLICT (partition) DO NOTHING",
           {}};
       create.params.add(partition);
-      Statement lock{"SELECT 1 FROM sync_partitions WHERE partition = $1 FOR UPDATE", {}};
+      Statement lock{
+          "UPDATE sync_partitions SET max_commit_seq = max_commit_seq WHERE partition = $1", {}};
       lock.params.add(partition);
       Statement counter{"SELECT max_commit_seq FROM sync_partitions WHERE partition = $1", {}};
       counter.params.add(partition);
