@@ -1,11 +1,12 @@
 #include "push_benchmarks.hpp"
 
-#include <chrono>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "harness/postgres_round_trip_counter.hpp"
+#include "interleaved_pairs.hpp"
 #include "payload.hpp"
 #include "push_workload.hpp"
 
@@ -113,6 +114,15 @@ class StreamPusher {
 
 const std::string kBenchActor = "bench-actor";
 
+// A pair step (interleaved_pairs.hpp) pushing `pusher`'s next commit.
+std::function<bool()> pushing(benchmark::State& state, StreamPusher& pusher) {
+  return [&state, &pusher] {
+    const auto problem = pusher.push_next();
+    if (problem) state.SkipWithError(problem->c_str());
+    return !problem;
+  };
+}
+
 // The measured loop of bench_push on `site`.
 void push_commits(benchmark::State& state, PushSite& site, int operations, int partitions) {
   const auto storage = site.open_storage();
@@ -161,35 +171,24 @@ void bench_push_growth(benchmark::State& state, BenchBackend backend, int operat
   const std::string partition = push_partition(0, 1);
   StreamPusher grown(*grown_storage, grown_site->schema(), 0, operations, partition, kBenchActor);
   StreamPusher empty(*empty_storage, empty_site->schema(), 0, operations, partition, kBenchActor);
-  using Clock = std::chrono::steady_clock;
-  Clock::duration grown_time{}, empty_time{};
-  // One push on `pusher`, its time added to `spent`. False once it failed.
-  const auto timed_push = [&state](StreamPusher& pusher, Clock::duration& spent) {
-    const Clock::time_point start = Clock::now();
-    const auto problem = pusher.push_next();
-    spent += Clock::now() - start;
-    if (problem) state.SkipWithError(problem->c_str());
-    return !problem;
+  run_interleaved_pairs(state, {"grown", pushing(state, grown)}, {"empty", pushing(state, empty)});
+}
+
+void bench_push_paired(benchmark::State& state, BenchBackend backend, int operations,
+                       const BenchConfig& config) {
+  const std::unique_ptr<PushSite> site = make_push_site(backend, config);
+  const auto storage = site->open_storage();
+  const auto floor = site->open_rows_floor();
+  const std::string partition = push_partition(0, 1);
+  StreamPusher pusher(*storage, site->schema(), 0, operations, partition, kBenchActor);
+  const PushCommitStream floor_commits(site->schema(), 0, operations);
+  std::uint64_t floor_index = 0;
+  std::int64_t floor_now = kBenchNowMs;
+  const auto floor_step = [&] {
+    floor->write_commit(floor_commits.commit(floor_index++), partition, floor_now++);
+    return true;
   };
-  bool grown_first = true;
-  for (auto _ : state) {
-    const bool pushed = grown_first
-                            ? timed_push(grown, grown_time) && timed_push(empty, empty_time)
-                            : timed_push(empty, empty_time) && timed_push(grown, grown_time);
-    if (!pushed) break;
-    grown_first = !grown_first;
-  }
-  state.SetItemsProcessed(2 * state.iterations());
-  const auto rate = [&state](Clock::duration spent) {
-    const double seconds = std::chrono::duration<double>(spent).count();
-    return seconds > 0 ? static_cast<double>(state.iterations()) / seconds : 0.0;
-  };
-  state.counters["grown_commits_per_second"] = rate(grown_time);
-  state.counters["empty_commits_per_second"] = rate(empty_time);
-  if (grown_time.count() > 0) {
-    state.counters["grown_over_empty"] =
-        std::chrono::duration<double>(empty_time) / std::chrono::duration<double>(grown_time);
-  }
+  run_interleaved_pairs(state, {"push", pushing(state, pusher)}, {"floor", floor_step});
 }
 
 void bench_push_floor(benchmark::State& state, SharedPushSite& sites, BenchBackend backend,

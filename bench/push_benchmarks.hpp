@@ -28,19 +28,25 @@ void bench_push(benchmark::State& state, SharedPushSite& sites, BenchBackend bac
                 int operations, int partitions, const BenchConfig& config);
 
 // The growth target: pushes into a partition that already holds `population`
-// rows against the same pushes into an empty one, on one thread, measured in
-// interleaved pairs so that a noisy machine slows both alike. Two fresh sites
-// per run: the grown one filled first (500 operations a commit, from a stream
-// no benchmark thread uses), then the empty one. Each iteration pushes
-// bench_push's next commit (thread 0, one partition) to both sites, the grown
-// site first on even iterations and second on odd ones, each push timed on
-// its own. Reports grown_commits_per_second and empty_commits_per_second
-// (iterations ÷ the time spent on that site's pushes) and grown_over_empty
-// (their ratio, the target); items/s counts both pushes of a pair. The grown
-// site is filled once per run, so a run has a fixed iteration count. Stops
-// with an error unless every commit is applied (bench_push's checks).
+// rows against the same pushes into an empty one, on one thread, in
+// interleaved pairs (interleaved_pairs.hpp; counters grown_commits_per_second,
+// empty_commits_per_second, grown_over_empty). Two fresh sites per run: the
+// grown one filled first (500 operations a commit, from a stream no benchmark
+// thread uses), then the empty one. Each iteration pushes bench_push's next
+// commit (thread 0, one partition) to both. The grown site is filled once per
+// run, so a run has a fixed iteration count. Stops with an error unless every
+// commit is applied (bench_push's checks).
 void bench_push_growth(benchmark::State& state, BenchBackend backend, int operations,
                        std::int64_t population, const BenchConfig& config);
+
+// The rows-floor target measured in interleaved pairs (interleaved_pairs.hpp;
+// counters push_commits_per_second, floor_commits_per_second,
+// push_over_floor): each iteration pushes bench_push's next commit (thread
+// 0, one partition) and writes the same commit through the rows floor, on one
+// fresh site per run, for a fixed number of pairs. Stops with an error unless
+// every push is applied.
+void bench_push_paired(benchmark::State& state, BenchBackend backend, int operations,
+                       const BenchConfig& config);
 
 // The same commits' rows through PushFloorDatabase::insert_rows (one
 // transaction per commit), each thread on its own floor connection.
