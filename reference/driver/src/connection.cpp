@@ -65,24 +65,48 @@ void Connection::run(const std::function<void(const Json& request)>& serve) {
     if (!message.contains("id")) {
       std::cerr << "ssp-reference-driver: a message without id: " << line << "\n";
     } else if (message.contains("method")) {
+      join_finished();
+      const long number = next_worker_++;
       {
         std::lock_guard lock(mutex_);
         ++serving_;
       }
-      std::thread([this, &serve, message] {
-        serve(message);
-        std::lock_guard lock(mutex_);
-        --serving_;
-        answered_.notify_all();
-      }).detach();
+      workers_.emplace(number, std::thread([this, &serve, message, number] {
+                         serve(message);
+                         std::lock_guard lock(mutex_);
+                         --serving_;
+                         finished_.push_back(number);
+                         answered_.notify_all();
+                       }));
     } else {
       deliver(message);
     }
   }
-  std::unique_lock lock(mutex_);
-  closed_ = true;
-  answered_.notify_all();
-  answered_.wait(lock, [&] { return serving_ == 0; });
+  {
+    std::unique_lock lock(mutex_);
+    closed_ = true;
+    answered_.notify_all();
+    answered_.wait(lock, [&] { return serving_ == 0; });
+  }
+  // Joined, not only finished: a request thread still exiting when main
+  // returns runs its thread-local destructors (OpenSSL's among them) against
+  // the exit handlers' OPENSSL_cleanup. ASan caught a double free there when
+  // the threads were detached.
+  for (auto& [number, worker] : workers_) worker.join();
+  workers_.clear();
+}
+
+void Connection::join_finished() {
+  std::vector<long> finished;
+  {
+    std::lock_guard lock(mutex_);
+    finished.swap(finished_);
+  }
+  for (const long number : finished) {
+    const auto found = workers_.find(number);
+    found->second.join();
+    workers_.erase(found);
+  }
 }
 
 }  // namespace ssp::driver

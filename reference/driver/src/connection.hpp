@@ -13,6 +13,8 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "wire/wire_json.hpp"
 
@@ -46,8 +48,8 @@ class Connection {
 
   // Reads until end of input, calling `serve(request)` on a new thread for
   // each request and routing answers to the callbacks waiting for them.
-  // Returns once input ended and every request thread finished. A line that
-  // breaks the protocol is reported on stderr and skipped.
+  // Returns once input ended and every request thread has been joined. A line
+  // that breaks the protocol is reported on stderr and skipped.
   void run(const std::function<void(const Json& request)>& serve);
 
  private:
@@ -55,6 +57,9 @@ class Connection {
     std::optional<Json> answer;
   };
   void deliver(const Json& answer);
+  // Joins the request threads that reported themselves finished (run's
+  // thread only).
+  void join_finished();
 
   std::istream& in_;
   std::ostream& out_;
@@ -65,6 +70,11 @@ class Connection {
   long next_callback_ = 0;
   int serving_ = 0;  // request threads still running
   bool closed_ = false;
+  // Request threads by number, until joined (run's thread only), and the
+  // numbers of those whose request is done (under mutex_).
+  std::map<long, std::thread> workers_;
+  std::vector<long> finished_;
+  long next_worker_ = 0;
 };
 
 }  // namespace ssp::driver
