@@ -47,14 +47,9 @@ Statement multi_row_insert(const Pending& pending) {
   const RowInsert& shape = *pending.rows.front()->insert;
   Statement merged;
   merged.sql = shape.head + " VALUES ";
-  for (std::size_t row = 0; row < pending.rows.size(); ++row) {
-    merged.sql += row == 0 ? "(" : ", (";
-    const auto& values = pending.rows[row]->params.values();
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      merged.sql += (i == 0 ? "" : ", ") + merged.params.next_placeholder();
-      merged.params.add(values[i]);
-    }
-    merged.sql += ")";
+  for (const Statement* row : pending.rows) {
+    if (row != pending.rows.front()) merged.sql += ", ";
+    append_values_row(merged, row->params);
   }
   merged.sql += shape.tail;
   return merged;
@@ -65,7 +60,8 @@ Statement multi_row_insert(const Pending& pending) {
 std::vector<Statement> merge_row_inserts(const std::vector<const Statement*>& statements) {
   std::vector<Pending> pending;
   for (const Statement* statement : statements) {
-    if (statement->writes.empty()) {
+    const bool moves = statement->insert || statement->independent;
+    if (statement->writes.empty() || !moves) {
       pending.push_back({{statement}});
       continue;
     }
@@ -80,10 +76,8 @@ std::vector<Statement> merge_row_inserts(const std::vector<const Statement*>& st
         }
       }
       if (!merged) pending.push_back({{statement}});
-    } else if (statement->independent) {
+    } else {  // independent
       pending.insert(pending.begin() + static_cast<std::ptrdiff_t>(earliest), {{statement}});
-    } else {
-      pending.push_back({{statement}});
     }
   }
   std::vector<Statement> out;

@@ -25,14 +25,11 @@ std::string write_key(std::initializer_list<std::string_view> parts) {
   return key;
 }
 
-Statement row_insert(RowInsert shape, Params params, std::string writes) {
+Statement row_insert(RowInsert shape, const Params& params, std::string writes) {
   Statement statement;
-  statement.sql = shape.head + " VALUES (";
-  for (std::size_t i = 0; i < params.values().size(); ++i) {
-    statement.sql += (i == 0 ? "" : ", ") + statement.params.next_placeholder();
-    statement.params.add(params.values()[i]);
-  }
-  statement.sql += ")" + shape.tail;
+  statement.sql = shape.head + " VALUES ";
+  append_values_row(statement, params);
+  statement.sql += shape.tail;
   statement.writes = std::move(writes);
   statement.insert = std::move(shape);
   return statement;
@@ -97,6 +94,15 @@ std::optional<StoredRow> read_row_on(pqxx::transaction_base& txn, const Compiled
   return stored_row_from(rows[0], table.name());
 }
 
+void append_values_row(Statement& statement, const Params& row) {
+  statement.sql += "(";
+  for (std::size_t i = 0; i < row.values().size(); ++i) {
+    statement.sql += (i == 0 ? "" : ", ") + statement.params.next_placeholder();
+    statement.params.add(row.values()[i]);
+  }
+  statement.sql += ")";
+}
+
 namespace {
 
 // Statement::writes of the rows a push writes, one per table or set.
@@ -135,7 +141,7 @@ Statement app_row_upsert(const CompiledTable& table, const std::string& partitio
   return row_insert({"INSERT INTO " + quote_identifier(table.name()) + " (" + names + ")",
                      " ON CONFLICT (" + quote_identifier(kPartitionColumn) + ", " +
                          quote_identifier(kRowIdColumn) + ") DO UPDATE SET " + updates},
-                    std::move(params), app_row_key(table.name(), partition, row.row_id));
+                    params, app_row_key(table.name(), partition, row.row_id));
 }
 
 std::vector<Statement> row_scopes_replacement(const CompiledTable& table,
@@ -155,7 +161,7 @@ std::vector<Statement> row_scopes_replacement(const CompiledTable& table,
     statements.push_back(
         row_insert({"INSERT INTO sync_row_scopes (partition, tbl, var, value, row_id)",
                     " ON CONFLICT DO NOTHING"},
-                   std::move(params), scopes_key + write_key({variable, value})));
+                   params, scopes_key + write_key({variable, value})));
   }
   return statements;
 }
@@ -212,7 +218,7 @@ Statement push_result_insert(const std::string& partition, const std::string& cl
   return row_insert({"INSERT INTO sync_push_results (partition, client_id, client_commit_id, "
                      "result)",
                      " ON CONFLICT DO NOTHING"},
-                    std::move(params),
+                    params,
                     write_key({"sync_push_results", partition, client_id, client_commit_id}));
 }
 
@@ -231,7 +237,7 @@ std::vector<Statement> commit_log_writes(const std::string& partition, std::int6
   statements.push_back(row_insert({"INSERT INTO sync_commits (partition, commit_seq, client_id, "
                                    "client_commit_id, actor_id, created_at_ms)",
                                    ""},
-                                  std::move(commit), write_key({"sync_commits", partition, seq})));
+                                  commit, write_key({"sync_commits", partition, seq})));
   for (std::size_t idx = 0; idx < entry.changes.size(); ++idx) {
     const Change& change = entry.changes[idx];
     const bool upsert = change.op == ChangeOp::upsert;
@@ -250,8 +256,7 @@ std::vector<Statement> commit_log_writes(const std::string& partition, std::int6
     statements.push_back(row_insert({"INSERT INTO sync_changes (partition, commit_seq, idx, tbl, "
                                      "row_id, op, row_version, scopes, payload)",
                                      ""},
-                                    std::move(row),
-                                    write_key({"sync_changes", partition, seq, position})));
+                                    row, write_key({"sync_changes", partition, seq, position})));
   }
   for (const ChangeScope& scope : scopes) {
     Params entry;
@@ -259,7 +264,7 @@ std::vector<Statement> commit_log_writes(const std::string& partition, std::int6
     statements.push_back(
         row_insert({"INSERT INTO sync_change_scopes (partition, tbl, var, value, commit_seq)",
                     " ON CONFLICT DO NOTHING"},
-                   std::move(entry),
+                   entry,
                    write_key({"sync_change_scopes", partition, scope.table, scope.variable,
                               scope.value, seq})));
   }

@@ -78,7 +78,11 @@ std::string write_key(std::initializer_list<std::string_view> parts);
 
 // The INSERT of one row of `params` (head VALUES ($1, …) tail) that writes
 // `writes`.
-Statement row_insert(RowInsert shape, Params params, std::string writes);
+Statement row_insert(RowInsert shape, const Params& params, std::string writes);
+
+// Appends one row of a VALUES list to `statement`: "($n, …)", numbered after
+// its parameters, to its text, and `row`'s values to its parameters.
+void append_values_row(Statement& statement, const Params& row);
 
 pqxx::result run(pqxx::transaction_base& txn, const Statement& statement,
                  postgres::PreparedStatements* prepared = nullptr);
