@@ -9,12 +9,12 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "bench_config.hpp"
-#include "bench_site.hpp"
-#include "failure_counting_reporter.hpp"
-#include "population.hpp"
-#include "push_site.hpp"
+#include "common/bench_config.hpp"
+#include "common/failure_counting_reporter.hpp"
+#include "push/push_site.hpp"
 #include "registration.hpp"
+#include "segments/bench_site.hpp"
+#include "segments/population.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "benchmarks.hpp"
-#include "push_benchmarks.hpp"
+#include "push/push_benchmarks.hpp"
+#include "segments/benchmarks.hpp"
 
 namespace ssp::bench {
 namespace {

@@ -1,7 +1,7 @@
 // The benchmark matrix of one run, registered with Google Benchmark.
 #pragma once
 
-#include "bench_config.hpp"
+#include "common/bench_config.hpp"
 
 namespace ssp::bench {
 

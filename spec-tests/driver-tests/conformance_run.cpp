@@ -6,9 +6,9 @@
 #include <atomic>
 #include <filesystem>
 
-#include "harness/child_process.hpp"
-#include "harness/file_text.hpp"
-#include "harness/scratch_directory.hpp"
+#include "harness/util/child_process.hpp"
+#include "harness/util/file_text.hpp"
+#include "harness/util/scratch_directory.hpp"
 
 namespace ssp::driver_tests {
 namespace {

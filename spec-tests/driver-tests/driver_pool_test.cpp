@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "conformance_run.hpp"
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
 
 namespace ssp::driver_tests {
 namespace {

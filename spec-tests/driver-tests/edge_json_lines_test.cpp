@@ -10,10 +10,10 @@
 #include <sstream>
 
 #include "conformance_run.hpp"
-#include "harness/child_process.hpp"
-#include "harness/edge_json_cases.hpp"
-#include "harness/scratch_directory.hpp"
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/fixtures/edge_json_cases.hpp"
+#include "harness/util/child_process.hpp"
+#include "harness/util/scratch_directory.hpp"
 
 namespace ssp::driver_tests {
 namespace {

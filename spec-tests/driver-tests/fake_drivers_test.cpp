@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 
 #include "conformance_run.hpp"
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
 
 namespace ssp::driver_tests {
 namespace {

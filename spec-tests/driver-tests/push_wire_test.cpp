@@ -9,10 +9,10 @@
 #include <map>
 #include <random>
 
-#include "harness/driver_error.hpp"
-#include "harness/driver_process.hpp"
-#include "harness/scratch_directory.hpp"
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/driver/driver_process.hpp"
+#include "harness/errors/driver_error.hpp"
+#include "harness/util/scratch_directory.hpp"
 #include "ssp/push/push_pipeline.hpp"
 
 namespace ssp::driver_tests {

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "harness/driver_error.hpp"
+#include "harness/errors/driver_error.hpp"
 
 namespace ssp::driver_tests {
 namespace {

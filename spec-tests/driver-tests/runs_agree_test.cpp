@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "harness/file_text.hpp"
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/util/file_text.hpp"
 #include "run_results.hpp"
 
 namespace ssp::driver_tests {

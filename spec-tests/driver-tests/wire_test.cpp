@@ -6,9 +6,9 @@
 #include <cmath>
 #include <limits>
 
-#include "harness/spec.hpp"
-#include "ssp/segment_json.hpp"
-#include "ssp/base64.hpp"
+#include "harness/catalog/spec.hpp"
+#include "ssp/encoding/base64.hpp"
+#include "ssp/segments/segment_json.hpp"
 #include "wire/wire_json.hpp"
 #include "wire/wire_values.hpp"
 

@@ -1,6 +1,6 @@
 // A test cannot reach an optional mechanism of the candidate without asking
 // its capability gate (HARNESS-25): the only code that sets the options
-// switching one on is harness/granted_options.cpp, whose setters take the
+// switching one on is harness/gates/granted_options.cpp, whose setters take the
 // grant SSP_GRANT_CAPABILITY gives. This scans the conformance tests and the
 // properties for any other assignment. (Self-tests are out of scope: they
 // pin the reference, which has every capability.)
@@ -10,8 +10,9 @@
 #include <regex>
 #include <sstream>
 
-#include "harness/file_text.hpp"
-#include "harness/spec.hpp"
+#include "harness/catalog/source_folders.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/util/file_text.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -36,13 +37,16 @@ TEST(CapabilityGates, HARNESS_25_TestsSetOptionalMechanismsOnlyThroughTheirGates
   record_spec("Harness", "HARNESS-25");
   const std::filesystem::path root = SSP_SOURCE_DIR;
   int scanned = 0;
-  for (const char* directory : {"spec-tests", "property-tests"}) {
+  std::vector<std::string> directories = conformance_test_folders();
+  directories.insert(directories.end(), property_test_folders().begin(),
+                     property_test_folders().end());
+  for (const std::string& directory : directories) {
     for (const auto& entry : std::filesystem::directory_iterator(root / directory)) {
       const std::string name = entry.path().filename().string();
       if (!entry.is_regular_file() || !(name.ends_with(".cpp") || name.ends_with(".hpp"))) continue;
       ++scanned;
       for (const std::string& line :
-           ungated_assignments(std::string(directory) + "/" + name, read_text_file(entry.path()))) {
+           ungated_assignments(directory + "/" + name, read_text_file(entry.path()))) {
         ADD_FAILURE() << line << "\n  set it with granted_options.hpp, after SSP_GRANT_CAPABILITY";
       }
     }

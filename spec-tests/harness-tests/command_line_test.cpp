@@ -3,12 +3,12 @@
 // one is named and ends the run with status 2 before any test, --help
 // documents the flags and exit statuses, and --backend keeps the tests of
 // the backends named.
-#include "harness/command_line.hpp"
+#include "harness/cli/command_line.hpp"
 
 #include <gmock/gmock.h>
 
-#include "harness/child_process.hpp"
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/util/child_process.hpp"
 
 namespace ssp::harness {
 namespace {

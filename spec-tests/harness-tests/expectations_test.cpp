@@ -1,4 +1,4 @@
-// A candidate's expectations file (harness/expectations.hpp) run through the
+// A candidate's expectations file (harness/verdict/expectations.hpp) run through the
 // built ssp-conformance: an expected failure is reported as such and does not
 // fail the run, an expected failure that passes fails it, and a file that
 // names no test or is malformed stops the run (HARNESS-20 … HARNESS-22).
@@ -8,8 +8,8 @@
 #include <fstream>
 #include <random>
 
-#include "harness/child_process.hpp"
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/util/child_process.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -1,14 +1,14 @@
 // The harness's own SQL reads the candidate's tables behind its back
-// (harness/inspection_failure.hpp, HARNESS-31): a table or column the
+// (harness/backends/inspection_failure.hpp, HARNESS-31): a table or column the
 // candidate lacks is the candidate's failure, said in words; the harness's
 // own mistake is a harness error; a database error a test provokes on purpose
 // stays what it was.
 #include <gmock/gmock.h>
 
-#include "harness/harness_error.hpp"
-#include "harness/inspection_failure.hpp"
-#include "harness/spec.hpp"
-#include "harness/test_database.hpp"
+#include "harness/backends/inspection_failure.hpp"
+#include "harness/backends/test_database.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/errors/harness_error.hpp"
 
 namespace ssp::harness {
 namespace {

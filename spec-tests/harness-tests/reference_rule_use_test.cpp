@@ -2,7 +2,7 @@
 // reference's rule functions (docs/requirements/harness.md TRACE-9): the scan
 // of reference_rule_use.hpp over this repository, and the same scan on
 // planted sources, so it is known to find what it should.
-#include "harness/reference_rule_use.hpp"
+#include "harness/catalog/reference_rule_use.hpp"
 
 #include <gmock/gmock.h>
 
@@ -11,8 +11,8 @@
 #include <random>
 #include <sstream>
 
-#include "harness/file_text.hpp"
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/util/file_text.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -42,10 +42,10 @@ TEST(ReferenceIndependence, TRACE_9_ConformanceTestsAndPropertiesUseNoReferenceR
   }
   EXPECT_THAT(rules, Not(Contains(Key("media_type_name")))) << "a name, not a rule";
   const auto files = conformance_sources(kRoot);
-  EXPECT_THAT(files, Contains("spec-tests/s2_4_migration_test.cpp"));
-  EXPECT_THAT(files, Contains("property-tests/download_oracle.cpp"));
-  EXPECT_THAT(files, Contains("spec-tests/harness/storage_fixtures.cpp"));
-  EXPECT_THAT(files, Not(Contains("spec-tests/harness/reference_areas.cpp")));
+  EXPECT_THAT(files, Contains("spec-tests/storage/s2_4_migration_test.cpp"));
+  EXPECT_THAT(files, Contains("property-tests/download/download_oracle.cpp"));
+  EXPECT_THAT(files, Contains("spec-tests/harness/fixtures/storage_fixtures.cpp"));
+  EXPECT_THAT(files, Not(Contains("spec-tests/harness/candidate/reference_areas.cpp")));
   for (const auto& file : files) {
     EXPECT_THAT(reference_rule_uses(file, read(file), rules, accepted_reference_uses()), IsEmpty());
   }
@@ -55,11 +55,11 @@ TEST(ReferenceIndependence, TRACE_9_ConformanceTestsAndPropertiesUseNoReferenceR
 TEST(ReferenceIndependence, TRACE_9_TheCheckFindsEachKindOfUse) {
   record_spec("Catalog", "TRACE-9");
   const ReferenceRules rules = {{"encode_row", "ssp/storage/row_codec.hpp"},
-                                {"scope_digest", "ssp/scope_digest.hpp"},
+                                {"scope_digest", "ssp/scopes/scope_digest.hpp"},
                                 {"layouts_json", "ssp/storage/layouts.hpp"}};
   const std::string source =
       "#include \"ssp/storage/row_codec.hpp\"\n"                        // 1 data header
-      "#include \"ssp/scope_digest.hpp\"\n"                             // 2 a rule header
+      "#include \"ssp/scopes/scope_digest.hpp\"\n"                             // 2 a rule header
       "auto a = storage::encode_row(columns, row);\n"                   // 3 qualified
       "auto b = scope_digest (scopes);\n"                               // 4 unqualified
       "auto c = candidate.schema().compile(s).layouts_json;\n"          // 5 a member, no call
@@ -71,20 +71,19 @@ TEST(ReferenceIndependence, TRACE_9_TheCheckFindsEachKindOfUse) {
       "std::string layouts_json(const Schema& s) { return {}; }\n"      // 11 a same-named helper
       "auto g = ::ssp::scope_digest(scopes); /* scope_digest(x) */\n";  // 12
   const auto problems = reference_rule_uses("t.cpp", source, rules);
-  EXPECT_THAT(problems, ElementsAre(HasSubstr("t.cpp:2: includes ssp/scope_digest.hpp"),
+  EXPECT_THAT(problems, ElementsAre(HasSubstr("t.cpp:2: includes ssp/scopes/scope_digest.hpp"),
                                     HasSubstr("t.cpp:3: encode_row(…) is the reference's rule"),
                                     HasSubstr("t.cpp:4: scope_digest(…)"),
                                     HasSubstr("t.cpp:11: layouts_json(…)"),
                                     HasSubstr("t.cpp:12: scope_digest(…)")));
   // An accepted use is not reported; an accepted use that matches nothing is stale.
   const std::vector<AcceptedUse> accepted = {{"t.cpp", "scope_digest", "planted"},
-                                             {"t.cpp", "ssp/scope_digest.hpp", "planted"}};
+                                             {"t.cpp", "ssp/scopes/scope_digest.hpp", "planted"}};
   EXPECT_THAT(reference_rule_uses("t.cpp", source, rules, accepted),
               ElementsAre(HasSubstr("t.cpp:3:"), HasSubstr("t.cpp:11:")));
-  EXPECT_THAT(stale_accepted_uses(kRoot, rules,
-                                  {{"spec-tests/catalog_test.cpp", "scope_digest", "planted"}}),
-              ElementsAre(HasSubstr("spec-tests/catalog_test.cpp: the accepted use of "
-                                    "scope_digest matches nothing")));
+  const std::string planted = "spec-tests/harness-tests/catalog_test.cpp";
+  EXPECT_THAT(stale_accepted_uses(kRoot, rules, {{planted, "scope_digest", "planted"}}),
+              ElementsAre(HasSubstr(planted + ": the accepted use of scope_digest matches nothing")));
 }
 
 TEST(ReferenceIndependence, TRACE_9_TheHarvestReadsDeclarationsNotCalls) {

@@ -9,19 +9,19 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "harness/child_process.hpp"
-#include "harness/file_text.hpp"
-#include "harness/harness_error.hpp"
-#include "harness/junit_report.hpp"
-#include "harness/progress_line.hpp"
-#include "harness/scratch_directory.hpp"
-#include "harness/section_tallies.hpp"
-#include "harness/spec.hpp"
-#include "harness/suite_capabilities.hpp"
-#include "harness/summary_json.hpp"
-#include "harness/summary_markdown.hpp"
-#include "harness/test_listing.hpp"
-#include "harness/utf8_text.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/cli/progress_line.hpp"
+#include "harness/cli/test_listing.hpp"
+#include "harness/errors/harness_error.hpp"
+#include "harness/gates/suite_capabilities.hpp"
+#include "harness/util/child_process.hpp"
+#include "harness/util/file_text.hpp"
+#include "harness/util/scratch_directory.hpp"
+#include "harness/util/utf8_text.hpp"
+#include "harness/verdict/junit_report.hpp"
+#include "harness/verdict/section_tallies.hpp"
+#include "harness/verdict/summary_json.hpp"
+#include "harness/verdict/summary_markdown.hpp"
 
 namespace ssp::harness {
 namespace {

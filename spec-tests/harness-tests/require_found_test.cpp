@@ -1,12 +1,12 @@
 // require_found and require_opened: an absent answer fails the test at the
 // caller's line and ends it; a present one is handed back unchanged
 // (docs/requirements/harness.md, HARNESS-9).
-#include "harness/require_found.hpp"
+#include "harness/util/require_found.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest-spi.h>
 
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
 
 namespace ssp::harness {
 namespace {

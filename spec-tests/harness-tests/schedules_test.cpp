@@ -4,11 +4,11 @@
 // a wrong expectation, a step that should wait but answers.
 #include <gmock/gmock.h>
 
-#include "harness/push_fixtures.hpp"
-#include "harness/reference_areas.hpp"
-#include "harness/schedule.hpp"
-#include "harness/schedule_runner.hpp"
-#include "harness/spec.hpp"
+#include "harness/candidate/reference_areas.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/fixtures/push_fixtures.hpp"
+#include "harness/races/schedule.hpp"
+#include "harness/races/schedule_runner.hpp"
 
 namespace ssp::harness {
 namespace {

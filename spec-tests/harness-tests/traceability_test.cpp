@@ -10,14 +10,14 @@
 #include <random>
 #include <set>
 
-#include "harness/catalog.hpp"
-#include "harness/child_process.hpp"
-#include "harness/coverage.hpp"
-#include "harness/design_note_ids.hpp"
-#include "harness/doc_links.hpp"
-#include "harness/file_text.hpp"
-#include "harness/spec.hpp"
-#include "harness/spec_sections.hpp"
+#include "harness/catalog/catalog.hpp"
+#include "harness/catalog/coverage.hpp"
+#include "harness/catalog/design_note_ids.hpp"
+#include "harness/catalog/doc_links.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/catalog/spec_sections.hpp"
+#include "harness/util/child_process.hpp"
+#include "harness/util/file_text.hpp"
 
 namespace ssp::harness {
 namespace {

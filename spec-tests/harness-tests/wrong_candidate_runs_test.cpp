@@ -1,5 +1,5 @@
 // The built ssp-conformance against deliberately wrong candidates
-// (harness/wrong_candidates.hpp): a wrong implementation is reported with
+// (harness/candidate/wrong_candidates.hpp): a wrong implementation is reported with
 // failures, a section report and a JUnit file, and never crashes the run
 // (docs/requirements/harness.md, HARNESS-1 … HARNESS-7).
 #include <gmock/gmock.h>
@@ -11,10 +11,10 @@
 #include <random>
 #include <regex>
 
-#include "harness/child_process.hpp"
-#include "harness/file_text.hpp"
-#include "harness/spec.hpp"
-#include "harness/wrong_candidates.hpp"
+#include "harness/candidate/wrong_candidates.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/util/child_process.hpp"
+#include "harness/util/file_text.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -1,13 +1,13 @@
 // The wrong candidates are wrong in exactly the way wrong_candidates.hpp
 // says, and right everywhere else, so the runs of HARNESS-2 … HARNESS-6 test
 // what they claim to (docs/requirements/harness.md, HARNESS-8).
-#include "harness/wrong_candidates.hpp"
+#include "harness/candidate/wrong_candidates.hpp"
 
 #include <gmock/gmock.h>
 
-#include "harness/segment_fixtures.hpp"
-#include "harness/storage_fixtures.hpp"
-#include "ssp/errors.hpp"
+#include "harness/fixtures/segment_fixtures.hpp"
+#include "harness/fixtures/storage_fixtures.hpp"
+#include "ssp/errors/errors.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -1,4 +1,4 @@
-// The reference's base64url codec (ssp/base64url.hpp), which its signed-URL
+// The reference's base64url codec (ssp/encoding/base64url.hpp), which its signed-URL
 // tokens are built with (§5.4). Another implementation is judged by its
 // tokens (SignedUrl.SU_R1 golden token, SU_R7 padded and non-canonical
 // parts), not by this function.
@@ -7,8 +7,8 @@
 #include <span>
 #include <string_view>
 
-#include "harness/spec.hpp"
-#include "ssp/base64url.hpp"
+#include "harness/catalog/spec.hpp"
+#include "ssp/encoding/base64url.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/download_fixtures.hpp"
-#include "ssp/download_report.hpp"
-#include "ssp/errors.hpp"
-#include "ssp/scope_map.hpp"
+#include "harness/fixtures/download_fixtures.hpp"
+#include "ssp/download/download_report.hpp"
+#include "ssp/errors/errors.hpp"
+#include "ssp/scopes/scope_map.hpp"
 
 namespace ssp::harness {
 namespace {

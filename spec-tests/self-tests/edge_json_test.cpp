@@ -1,18 +1,19 @@
 // Edge JSON (fixtures/cases/edge_json/edge_json.json) in the reference's own
 // readers: the rule every site calls (parse_json_input, json_safe_integer:
 // EJ-5) and the stored JSON the storage reads back (scopes EJ-6, layouts
-// EJ-7, push results EJ-11). What a candidate answers at its sites is spec-tests/edge_json_test.cpp.
+// EJ-7, push results EJ-11). What a candidate answers at its sites is
+// spec-tests/download/s5_5_edge_json_test.cpp.
 #include <gmock/gmock.h>
 
-#include "harness/case_table.hpp"
-#include "harness/edge_json_cases.hpp"
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/fixtures/case_table.hpp"
+#include "harness/fixtures/edge_json_cases.hpp"
 #include "json_refusal.hpp"
-#include "ssp/errors.hpp"
-#include "ssp/json_input.hpp"
-#include "ssp/json_safe_integer.hpp"
-#include "ssp/push/push_result.hpp"
+#include "ssp/encoding/json_input.hpp"
+#include "ssp/encoding/json_safe_integer.hpp"
+#include "ssp/errors/errors.hpp"
 #include "ssp/storage/layouts.hpp"
+#include "ssp/storage/push_result.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "ssp/storage/stored_scopes.hpp"
 

@@ -3,9 +3,9 @@
 // the catalog. What a candidate lists is asked in s10_error_catalog_test.cpp.
 #include <gtest/gtest.h>
 
-#include "harness/spec.hpp"
-#include "ssp/error_catalog.hpp"
-#include "ssp/errors.hpp"
+#include "harness/catalog/spec.hpp"
+#include "ssp/errors/error_catalog.hpp"
+#include "ssp/errors/errors.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -1,12 +1,12 @@
 // The reference's JSON input rule (json_input.hpp): a leading byte-order mark
 // (U+FEFF), which nlohmann::json would skip, is refused as upstream's
 // JSON.parse refuses it (JSON-1), and its stored-scopes reader applies it
-// (SJ-2). What a candidate refuses is asked in spec-tests/json_input_test.cpp.
-#include "ssp/json_input.hpp"
+// (SJ-2). What a candidate refuses is asked in spec-tests/storage/s2_4_json_input_test.cpp.
+#include "ssp/encoding/json_input.hpp"
 
 #include <gmock/gmock.h>
 
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
 #include "json_refusal.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "ssp/storage/stored_scopes.hpp"

@@ -1,11 +1,11 @@
-// What the reference's JSON input rule (ssp/json_input.hpp) says of a text,
+// What the reference's JSON input rule (ssp/encoding/json_input.hpp) says of a text,
 // for the self-tests of that rule and of its edge cases.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include "ssp/json_input.hpp"
+#include "ssp/encoding/json_input.hpp"
 
 namespace ssp::harness {
 

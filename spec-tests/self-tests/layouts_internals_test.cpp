@@ -3,8 +3,8 @@
 // a candidate writes and what its storage accepts) is s2_4_layouts_test.cpp.
 #include <gtest/gtest.h>
 
-#include "harness/spec.hpp"
-#include "harness/storage_fixtures.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/fixtures/storage_fixtures.hpp"
 #include "ssp/storage/layouts.hpp"
 
 namespace ssp::harness {

@@ -9,15 +9,15 @@
 
 #include <future>
 
-#include "harness/backend_gate.hpp"
-#include "harness/eventually.hpp"
-#include "harness/granted_options.hpp"
-#include "harness/put_gate.hpp"
-#include "harness/segment_fixtures.hpp"
-#include "harness/spec.hpp"
-#include "harness/test_database.hpp"
-#include "ssp/postgres_segment_store.hpp"
-#include "ssp/segment_id.hpp"
+#include "harness/backends/test_database.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/fixtures/segment_fixtures.hpp"
+#include "harness/gates/backend_gate.hpp"
+#include "harness/gates/granted_options.hpp"
+#include "harness/gates/put_gate.hpp"
+#include "harness/util/eventually.hpp"
+#include "ssp/postgres/postgres_segment_store.hpp"
+#include "ssp/segments/segment_id.hpp"
 
 namespace ssp::harness {
 namespace {

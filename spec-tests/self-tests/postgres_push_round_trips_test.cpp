@@ -1,6 +1,6 @@
 // Round trips of a reference PostgreSQL push (issue 22), counted by the relay
 // that counts the server's ReadyForQuery messages
-// (harness/postgres_round_trip_counter.hpp). With its writes staged, a push
+// (harness/backends/postgres_round_trip_counter.hpp). With its writes staged, a push
 // makes five whatever its number of operations: the optimistic lookup on the
 // storage's reader, then on its own connection the lock (with BEGIN, the
 // savepoint and the counter), the recheck carrying the rows read ahead, the
@@ -10,9 +10,9 @@
 // shape is counted the second time it runs; the first run is recorded too.
 #include <gmock/gmock.h>
 
-#include "harness/postgres_round_trip_counter.hpp"
-#include "harness/push_fixtures.hpp"
-#include "ssp/storage/postgres_server_storage.hpp"
+#include "harness/backends/postgres_round_trip_counter.hpp"
+#include "harness/fixtures/push_fixtures.hpp"
+#include "ssp/postgres/postgres_server_storage.hpp"
 
 namespace ssp::harness {
 namespace {

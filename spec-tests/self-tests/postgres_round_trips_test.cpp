@@ -1,6 +1,6 @@
 // Round trips of the reference PostgreSQL segment store (issue 11), counted
 // from outside the store by a relay that reads the server's ReadyForQuery
-// messages (harness/postgres_round_trip_counter.hpp). A PostgreSQL put is
+// messages (harness/backends/postgres_round_trip_counter.hpp). A PostgreSQL put is
 // bound by its round trips; these tests pin how many each kind of put makes.
 // Every count is recorded as a test property, so the JSON output shows them.
 //
@@ -14,11 +14,11 @@
 
 #include <pqxx/pqxx>
 
-#include "harness/postgres_round_trip_counter.hpp"
-#include "harness/segment_fixtures.hpp"
-#include "harness/spec.hpp"
-#include "harness/test_database.hpp"
-#include "ssp/postgres_segment_store.hpp"
+#include "harness/backends/postgres_round_trip_counter.hpp"
+#include "harness/backends/test_database.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/fixtures/segment_fixtures.hpp"
+#include "ssp/postgres/postgres_segment_store.hpp"
 
 namespace ssp::harness {
 namespace {

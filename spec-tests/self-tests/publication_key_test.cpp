@@ -1,13 +1,13 @@
 // The reference's publication_key (design notes §1.5, DECISION D13): the
 // text it builds for a context equals the Node.js JSON.stringify golden
 // strings of fixtures/known-answers/publication_keys.json. What a candidate's
-// store writes is R51 (spec-tests/s5_1_publication_key_test.cpp).
+// store writes is R51 (spec-tests/segments/s5_1_publication_key_test.cpp).
 #include <gtest/gtest.h>
 
-#include "harness/publication_key_vectors.hpp"
-#include "harness/segment_fixtures.hpp"
-#include "harness/spec.hpp"
-#include "ssp/publication_key.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/fixtures/publication_key_vectors.hpp"
+#include "harness/fixtures/segment_fixtures.hpp"
+#include "ssp/segments/publication_key.hpp"
 
 namespace ssp::harness {
 namespace {

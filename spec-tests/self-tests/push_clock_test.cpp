@@ -4,7 +4,7 @@
 // this pins run_push itself, in process.
 #include <gmock/gmock.h>
 
-#include "harness/push_fixtures.hpp"
+#include "harness/fixtures/push_fixtures.hpp"
 #include "ssp/push/push_pipeline.hpp"
 
 namespace ssp::harness {

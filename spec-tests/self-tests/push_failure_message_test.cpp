@@ -4,8 +4,8 @@
 // only.
 #include <gmock/gmock.h>
 
-#include "harness/push_fixtures.hpp"
-#include "ssp/errors.hpp"
+#include "harness/fixtures/push_fixtures.hpp"
+#include "ssp/errors/errors.hpp"
 
 namespace ssp::harness {
 namespace {

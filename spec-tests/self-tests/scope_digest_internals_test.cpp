@@ -1,13 +1,13 @@
 // The reference's own scope-digest pieces: the UTF-16 comparator its
 // canonical text sorts with, and the report the ssp-segments scope-digest
 // command prints (SD-R5). Conformance of the canonical text itself is asked
-// of the candidate (spec-tests/s3_5_scope_digest_test.cpp).
+// of the candidate (spec-tests/download/s3_5_scope_digest_test.cpp).
 #include <gtest/gtest.h>
 
-#include "harness/spec.hpp"
-#include "ssp/scope_digest.hpp"
-#include "ssp/scope_map.hpp"
-#include "ssp/utf16_order.hpp"
+#include "harness/catalog/spec.hpp"
+#include "ssp/encoding/utf16_order.hpp"
+#include "ssp/scopes/scope_digest.hpp"
+#include "ssp/scopes/scope_map.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -6,9 +6,9 @@
 // tests (PropModel, IMPL-R44…, the migration tests).
 #include <gtest/gtest.h>
 
-#include "harness/segment_fixtures.hpp"
-#include "harness/spec.hpp"
-#include "ssp/segment_write_plan.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/fixtures/segment_fixtures.hpp"
+#include "ssp/segments/segment_write_plan.hpp"
 
 namespace ssp::harness {
 namespace {

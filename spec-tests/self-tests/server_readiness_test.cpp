@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "harness/storage_fixtures.hpp"
+#include "harness/fixtures/storage_fixtures.hpp"
 #include "ssp/storage/server_readiness.hpp"
 
 namespace ssp::harness {

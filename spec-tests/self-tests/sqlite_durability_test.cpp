@@ -13,10 +13,10 @@
 #include <cstring>
 #include <filesystem>
 
-#include "harness/push_fixtures.hpp"
-#include "harness/scratch_directory.hpp"
+#include "harness/fixtures/push_fixtures.hpp"
+#include "harness/util/scratch_directory.hpp"
 #include "ssp/push/push_pipeline.hpp"
-#include "ssp/storage/sqlite_server_storage.hpp"
+#include "ssp/sqlite/sqlite_server_storage.hpp"
 
 namespace ssp::harness {
 namespace {

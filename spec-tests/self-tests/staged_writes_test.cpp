@@ -6,7 +6,7 @@
 // leaves the transaction usable; a staged commit applies whole.
 #include <gmock/gmock.h>
 
-#include "harness/push_storage_fixtures.hpp"
+#include "harness/fixtures/push_storage_fixtures.hpp"
 
 namespace ssp::harness {
 namespace {

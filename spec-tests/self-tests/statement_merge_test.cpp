@@ -6,7 +6,7 @@
 // conformance and staged-writes tests run its batches on PostgreSQL.
 #include <gmock/gmock.h>
 
-#include "harness/spec.hpp"
+#include "harness/catalog/spec.hpp"
 #include "postgres/statement_merge.hpp"
 
 namespace ssp::storage {

@@ -9,14 +9,14 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "harness/child_process.hpp"
-#include "harness/edge_json_cases.hpp"
-#include "harness/file_text.hpp"
-#include "harness/fixture_files.hpp"
-#include "harness/require_found.hpp"
-#include "harness/segment_fixtures.hpp"
-#include "ssp/errors.hpp"
-#include "ssp/segment_json.hpp"
+#include "harness/fixtures/edge_json_cases.hpp"
+#include "harness/fixtures/fixture_files.hpp"
+#include "harness/fixtures/segment_fixtures.hpp"
+#include "harness/util/child_process.hpp"
+#include "harness/util/file_text.hpp"
+#include "harness/util/require_found.hpp"
+#include "ssp/errors/errors.hpp"
+#include "ssp/segments/segment_json.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -13,11 +13,11 @@
 #include <random>
 #include <sstream>
 
-#include "harness/edge_json_cases.hpp"
-#include "harness/file_text.hpp"
-#include "harness/push_fixtures.hpp"
-#include "harness/scratch_directory.hpp"
-#include "harness/storage_fixtures.hpp"
+#include "harness/fixtures/edge_json_cases.hpp"
+#include "harness/fixtures/push_fixtures.hpp"
+#include "harness/fixtures/storage_fixtures.hpp"
+#include "harness/util/file_text.hpp"
+#include "harness/util/scratch_directory.hpp"
 #include "ssp/storage/schema_json.hpp"
 
 namespace ssp::harness {

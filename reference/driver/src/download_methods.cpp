@@ -1,9 +1,9 @@
 // download.authorize (docs/driver-protocol.md, "download"): the §5.5 download
 // decision, with the harness as the host's scope resolver.
 #include "methods.hpp"
-#include "ssp/download_report.hpp"
-#include "ssp/segment_download.hpp"
-#include "ssp/base64.hpp"
+#include "ssp/download/download_report.hpp"
+#include "ssp/download/segment_download.hpp"
+#include "ssp/encoding/base64.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {

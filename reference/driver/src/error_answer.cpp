@@ -2,11 +2,11 @@
 
 #include "connection.hpp"
 
-#include "ssp/errors.hpp"
+#include "ssp/errors/errors.hpp"
 #include "ssp/push/push_pipeline.hpp"
-#include "ssp/push/push_result.hpp"
 #include "ssp/push/remote_command.hpp"
-#include "ssp/scope_map.hpp"
+#include "ssp/scopes/scope_map.hpp"
+#include "ssp/storage/push_result.hpp"
 #include "ssp/storage/push_transaction.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "wire/error_codes.hpp"

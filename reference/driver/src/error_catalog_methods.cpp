@@ -1,6 +1,6 @@
 // error_catalog.list (docs/driver-protocol.md, "error_catalog"): the §10.2 table.
 #include "methods.hpp"
-#include "ssp/error_catalog.hpp"
+#include "ssp/errors/error_catalog.hpp"
 
 namespace ssp::driver {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "connection.hpp"
 #include "ssp/push/push_pipeline.hpp"
-#include "ssp/segment_store.hpp"
+#include "ssp/segments/segment_store.hpp"
 #include "ssp/storage/server_storage.hpp"
 #include "wire/wire_json.hpp"
 

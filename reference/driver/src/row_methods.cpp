@@ -1,7 +1,7 @@
 // rows.* (docs/driver-protocol.md, "rows"): the §2.4 positional row codec.
 #include "methods.hpp"
+#include "ssp/encoding/base64.hpp"
 #include "ssp/storage/row_codec.hpp"
-#include "ssp/base64.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {

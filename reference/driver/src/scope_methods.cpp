@@ -1,8 +1,8 @@
 // scope.* (docs/driver-protocol.md, "scope"): canonical JSON and digest
 // (§3.5, §11.2), scope-map parsing, effective scopes (§3.2).
 #include "methods.hpp"
-#include "ssp/scope_digest.hpp"
-#include "ssp/scope_resolution.hpp"
+#include "ssp/scopes/scope_digest.hpp"
+#include "ssp/scopes/scope_resolution.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {

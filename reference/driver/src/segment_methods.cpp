@@ -1,11 +1,11 @@
 // segments.* (docs/driver-protocol.md, "segments") over the reference stores.
 #include "location.hpp"
 #include "methods.hpp"
-#include "ssp/memory_segment_store.hpp"
-#include "ssp/postgres_segment_store.hpp"
-#include "ssp/segment_json.hpp"
-#include "ssp/sqlite_segment_store.hpp"
-#include "ssp/base64.hpp"
+#include "ssp/encoding/base64.hpp"
+#include "ssp/memory/memory_segment_store.hpp"
+#include "ssp/postgres/postgres_segment_store.hpp"
+#include "ssp/segments/segment_json.hpp"
+#include "ssp/sqlite/sqlite_segment_store.hpp"
 #include "wire/hook_points.hpp"
 #include "wire/wire_values.hpp"
 

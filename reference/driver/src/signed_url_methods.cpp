@@ -1,9 +1,9 @@
 // signed_url.* (docs/driver-protocol.md, "signed_url"): §5.4 tokens, with the
 // harness answering which log epoch is current for a partition.
 #include "methods.hpp"
-#include "ssp/segment_json.hpp"
-#include "ssp/signed_url.hpp"
-#include "ssp/base64.hpp"
+#include "ssp/download/signed_url.hpp"
+#include "ssp/encoding/base64.hpp"
+#include "ssp/segments/segment_json.hpp"
 
 namespace ssp::driver {
 namespace {

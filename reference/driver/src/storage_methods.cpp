@@ -2,10 +2,10 @@
 // storage on SQLite and PostgreSQL.
 #include "location.hpp"
 #include "methods.hpp"
-#include "ssp/errors.hpp"
-#include "ssp/storage/postgres_server_storage.hpp"
+#include "ssp/errors/errors.hpp"
+#include "ssp/postgres/postgres_server_storage.hpp"
+#include "ssp/sqlite/sqlite_server_storage.hpp"
 #include "ssp/storage/schema_json.hpp"
-#include "ssp/storage/sqlite_server_storage.hpp"
 #include "wire/push_values.hpp"
 #include "wire/wire_values.hpp"
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "ssp/segment_store_options.hpp"
+#include "ssp/segments/segment_store_options.hpp"
 #include "ssp/storage/server_storage.hpp"
 
 namespace ssp::wire {

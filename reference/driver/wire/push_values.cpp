@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "ssp/base64.hpp"
+#include "ssp/encoding/base64.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::wire {

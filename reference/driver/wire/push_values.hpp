@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "ssp/push/push_pipeline.hpp"
-#include "ssp/push/push_result.hpp"
 #include "ssp/storage/commit_log.hpp"
+#include "ssp/storage/push_result.hpp"
 #include "ssp/storage/push_transaction.hpp"
 #include "wire/wire_json.hpp"
 

@@ -2,9 +2,9 @@
 
 #include <limits>
 
-#include "ssp/json_input.hpp"
-#include "ssp/json_text.hpp"
-#include "ssp/base64.hpp"
+#include "ssp/encoding/base64.hpp"
+#include "ssp/encoding/json_input.hpp"
+#include "ssp/encoding/json_text.hpp"
 
 namespace ssp::wire {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "ssp/segment_types.hpp"
+#include "ssp/segments/segment_types.hpp"
 
 namespace ssp::wire {
 

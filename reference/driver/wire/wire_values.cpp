@@ -3,9 +3,9 @@
 #include <cmath>
 #include <limits>
 
-#include "ssp/segment_json.hpp"
+#include "ssp/encoding/base64.hpp"
+#include "ssp/segments/segment_json.hpp"
 #include "ssp/storage/schema_json.hpp"
-#include "ssp/base64.hpp"
 
 namespace ssp::wire {
 namespace {

@@ -5,9 +5,9 @@
 // decodes, because refusing it is the candidate's job.
 #pragma once
 
-#include "ssp/scope_map.hpp"
-#include "ssp/scope_resolution.hpp"
-#include "ssp/segment_types.hpp"
+#include "ssp/scopes/scope_map.hpp"
+#include "ssp/scopes/scope_resolution.hpp"
+#include "ssp/segments/segment_types.hpp"
 #include "ssp/storage/column_layout.hpp"
 #include "ssp/storage/row_codec.hpp"
 #include "ssp/storage/schema.hpp"
@@ -17,7 +17,7 @@
 
 namespace ssp::wire {
 
-// Segment values. The encoders are ssp/segment_json.hpp's (metadata_to_json,
+// Segment values. The encoders are ssp/segments/segment_json.hpp's (metadata_to_json,
 // record_to_json, stats_to_json); these are the missing halves.
 SegmentMetadata metadata_from_json(const Json& value, const std::string& path);
 SegmentPublication publication_from_json(const Json& value, const std::string& path);

@@ -1,11 +1,11 @@
-#include "ssp/memory_segment_store.hpp"
+#include "ssp/memory/memory_segment_store.hpp"
 
 #include <algorithm>
 #include <map>
 #include <tuple>
 
-#include "../core/segment_store_base.hpp"
-#include "ssp/segment_write_plan.hpp"
+#include "core/segments/segment_store_base.hpp"
+#include "ssp/segments/segment_write_plan.hpp"
 
 namespace ssp {
 namespace {

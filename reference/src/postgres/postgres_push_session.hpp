@@ -17,8 +17,8 @@
 #include <memory>
 #include <string>
 
-#include "../core/storage_push_transaction.hpp"
 #include "../sql/idle_connections.hpp"
+#include "core/storage/storage_push_transaction.hpp"
 #include "prepared_statements.hpp"
 
 namespace ssp::storage {

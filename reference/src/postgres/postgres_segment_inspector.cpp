@@ -2,8 +2,8 @@
 
 #include "../sql/segment_inspection.hpp"
 #include "pqxx_guard.hpp"
-#include "ssp/errors.hpp"
-#include "ssp/segment_inspector.hpp"
+#include "ssp/errors/errors.hpp"
+#include "ssp/segments/segment_inspector.hpp"
 
 namespace ssp {
 namespace {

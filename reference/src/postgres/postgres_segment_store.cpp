@@ -1,4 +1,4 @@
-#include "ssp/postgres_segment_store.hpp"
+#include "ssp/postgres/postgres_segment_store.hpp"
 
 #include <array>
 #include <limits>
@@ -6,14 +6,14 @@
 #include <pqxx/pqxx>
 #include <span>
 
-#include "../core/segment_store_base.hpp"
 #include "../sql/record_query.hpp"
 #include "../sql/segment_columns.hpp"
 #include "array_literal.hpp"
+#include "core/segments/segment_store_base.hpp"
 #include "pqxx_guard.hpp"
-#include "ssp/errors.hpp"
-#include "ssp/publication_key.hpp"
-#include "ssp/segment_write_plan.hpp"
+#include "ssp/errors/errors.hpp"
+#include "ssp/segments/publication_key.hpp"
+#include "ssp/segments/segment_write_plan.hpp"
 
 namespace ssp {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "ssp/errors.hpp"
+#include "ssp/errors/errors.hpp"
 
 namespace ssp::postgres {
 

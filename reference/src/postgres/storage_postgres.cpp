@@ -6,13 +6,13 @@
 #include <optional>
 #include <pqxx/pqxx>
 
-#include "../core/core_tables_seen.hpp"
-#include "../core/storage_server_base.hpp"
 #include "../sql/idle_connections.hpp"
+#include "core/storage/core_tables_seen.hpp"
+#include "core/storage/storage_server_base.hpp"
 #include "postgres_push_session.hpp"
-#include "ssp/errors.hpp"
+#include "ssp/errors/errors.hpp"
+#include "ssp/postgres/postgres_server_storage.hpp"
 #include "ssp/storage/physical_names.hpp"
-#include "ssp/storage/postgres_server_storage.hpp"
 #include "ssp/storage/storage_ddl.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "ssp/storage/stored_scopes.hpp"

@@ -1,6 +1,6 @@
 #include "storage_postgres_sql.hpp"
 
-#include "../core/storage_push_transaction.hpp"
+#include "core/storage/storage_push_transaction.hpp"
 #include "ssp/storage/physical_names.hpp"
 #include "ssp/storage/storage_ddl.hpp"
 #include "ssp/storage/stored_scopes.hpp"

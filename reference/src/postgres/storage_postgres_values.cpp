@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "ssp/errors.hpp"
+#include "ssp/errors/errors.hpp"
 
 namespace ssp::storage {
 namespace {

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "segment_columns.hpp"
-#include "ssp/segment_write_plan.hpp"
-#include "ssp/stored_record.hpp"
+#include "ssp/segments/segment_write_plan.hpp"
+#include "ssp/segments/stored_record.hpp"
 
 namespace ssp::sql {
 

@@ -6,7 +6,7 @@
 // last).
 #pragma once
 
-#include "ssp/segment_types.hpp"
+#include "ssp/segments/segment_types.hpp"
 
 namespace ssp::sql {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ssp/segment_inspector.hpp"
+#include "ssp/segments/segment_inspector.hpp"
 
 namespace ssp::sql {
 

@@ -1,6 +1,6 @@
 #include "sqlite_connection.hpp"
 
-#include "ssp/errors.hpp"
+#include "ssp/errors/errors.hpp"
 
 namespace ssp::sqlite {
 namespace {

@@ -1,4 +1,4 @@
-#include "ssp/sqlite_durability.hpp"
+#include "ssp/sqlite/sqlite_durability.hpp"
 
 namespace ssp {
 

@@ -1,7 +1,7 @@
 #include "../sql/segment_inspection.hpp"
 #include "sqlite_connection.hpp"
 #include "sqlite_segment_schema.hpp"
-#include "ssp/segment_inspector.hpp"
+#include "ssp/segments/segment_inspector.hpp"
 
 namespace ssp {
 namespace {

@@ -1,14 +1,14 @@
-#include "ssp/sqlite_segment_store.hpp"
+#include "ssp/sqlite/sqlite_segment_store.hpp"
 
 #include <set>
 
-#include "../core/segment_store_base.hpp"
 #include "../sql/record_query.hpp"
 #include "../sql/segment_columns.hpp"
+#include "core/segments/segment_store_base.hpp"
 #include "sqlite_connection.hpp"
 #include "sqlite_segment_schema.hpp"
-#include "ssp/publication_key.hpp"
-#include "ssp/segment_write_plan.hpp"
+#include "ssp/segments/publication_key.hpp"
+#include "ssp/segments/segment_write_plan.hpp"
 
 namespace ssp {
 namespace {

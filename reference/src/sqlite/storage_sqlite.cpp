@@ -4,13 +4,13 @@
 
 #include <unordered_map>
 
-#include "../core/core_tables_seen.hpp"
-#include "../core/storage_server_base.hpp"
 #include "../sql/idle_connections.hpp"
+#include "core/storage/core_tables_seen.hpp"
+#include "core/storage/storage_server_base.hpp"
 #include "sqlite_connection.hpp"
-#include "ssp/errors.hpp"
+#include "ssp/errors/errors.hpp"
+#include "ssp/sqlite/sqlite_server_storage.hpp"
 #include "ssp/storage/physical_names.hpp"
-#include "ssp/storage/sqlite_server_storage.hpp"
 #include "ssp/storage/storage_ddl.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "ssp/storage/stored_scopes.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
-#include "ssp/segment_validation.hpp"
+#include "ssp/segments/segment_validation.hpp"
 
 namespace ssp::tools {
 namespace {

@@ -3,7 +3,7 @@
 // stored segment, with a fixed allowed-scope map standing in for the host's
 // resolver — why a client gets forbidden, expired or not found.
 #include "command.hpp"
-#include "ssp/download_report.hpp"
+#include "ssp/download/download_report.hpp"
 
 namespace ssp::tools {
 namespace {

@@ -1,8 +1,8 @@
 // scope-digest SCOPES_JSON: the canonical scope JSON (§11.2) and its digest
 // (§3.5) — what a client's X-Syncular-Scopes must hash to. Needs no database.
 #include "command.hpp"
-#include "ssp/scope_digest.hpp"
-#include "ssp/scope_map.hpp"
+#include "ssp/scopes/scope_digest.hpp"
+#include "ssp/scopes/scope_map.hpp"
 
 namespace ssp::tools {
 namespace {

@@ -1,7 +1,7 @@
 // verify: re-hashes every stored segment and checks the side tables against
 // sync_segments (segment_verify.hpp decides what is corrupt).
 #include "command.hpp"
-#include "ssp/segment_verify.hpp"
+#include "ssp/segments/segment_verify.hpp"
 
 namespace ssp::tools {
 namespace {

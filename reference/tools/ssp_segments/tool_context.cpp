@@ -4,8 +4,8 @@
 
 #include "arguments.hpp"
 #include "segment_database_check.hpp"
-#include "ssp/postgres_segment_store.hpp"
-#include "ssp/sqlite_segment_store.hpp"
+#include "ssp/postgres/postgres_segment_store.hpp"
+#include "ssp/sqlite/sqlite_segment_store.hpp"
 
 namespace ssp::tools {
 

@@ -7,8 +7,8 @@
 #include <ostream>
 #include <string>
 
-#include "ssp/segment_inspector.hpp"
-#include "ssp/segment_store.hpp"
+#include "ssp/segments/segment_inspector.hpp"
+#include "ssp/segments/segment_store.hpp"
 
 namespace ssp::tools {
 

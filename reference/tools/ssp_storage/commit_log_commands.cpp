@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "ssp/base64.hpp"
-#include "ssp/errors.hpp"
-#include "ssp/json_input.hpp"
+#include "ssp/encoding/base64.hpp"
+#include "ssp/encoding/json_input.hpp"
+#include "ssp/errors/errors.hpp"
 #include "ssp/storage/stored_scopes.hpp"
 
 namespace ssp::tools {

@@ -4,7 +4,7 @@
 
 #include <pqxx/pqxx>
 
-#include "ssp/errors.hpp"
+#include "ssp/errors/errors.hpp"
 
 namespace ssp::tools {
 namespace {

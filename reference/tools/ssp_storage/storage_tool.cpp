@@ -9,10 +9,10 @@
 #include "commit_log_commands.hpp"
 #include "operator_message.hpp"
 #include "sqlite_path.hpp"
-#include "ssp/errors.hpp"
-#include "ssp/storage/postgres_server_storage.hpp"
+#include "ssp/errors/errors.hpp"
+#include "ssp/postgres/postgres_server_storage.hpp"
+#include "ssp/sqlite/sqlite_server_storage.hpp"
 #include "ssp/storage/schema_json.hpp"
-#include "ssp/storage/sqlite_server_storage.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::tools {

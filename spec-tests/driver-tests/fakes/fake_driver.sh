@@ -32,7 +32,7 @@ run_fake() {
 }
 
 # A well-formed record for the first put of base_metadata() with bytes
-# 01 02 03 at kNow (spec-tests/harness/segment_fixtures.hpp); FAKE_SEGMENT_ID
+# 01 02 03 at kNow (spec-tests/harness/fixtures/segment_fixtures.hpp); FAKE_SEGMENT_ID
 # and FAKE_BYTE_LENGTH change it.
 record_json() {
   local id=${FAKE_SEGMENT_ID:-sha256:039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81}

@@ -2,9 +2,9 @@
 // docs/download.md).
 #pragma once
 
-#include "ssp/scope_resolution.hpp"
-#include "ssp/segment_download.hpp"
-#include "ssp/segment_store.hpp"
+#include "ssp/download/segment_download.hpp"
+#include "ssp/scopes/scope_resolution.hpp"
+#include "ssp/segments/segment_store.hpp"
 
 namespace ssp::harness {
 

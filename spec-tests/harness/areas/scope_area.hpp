@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "ssp/scope_map.hpp"
-#include "ssp/scope_resolution.hpp"
+#include "ssp/scopes/scope_map.hpp"
+#include "ssp/scopes/scope_resolution.hpp"
 
 namespace ssp::harness {
 

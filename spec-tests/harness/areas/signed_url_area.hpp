@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "ssp/segment_store.hpp"
-#include "ssp/signed_url.hpp"
+#include "ssp/download/signed_url.hpp"
+#include "ssp/segments/segment_store.hpp"
 
 namespace ssp::harness {
 

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <pqxx/pqxx>
 
-#include "harness/test_database.hpp"
+#include "harness/backends/test_database.hpp"
 
 namespace ssp::harness {
 

@@ -3,7 +3,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "harness/scratch_directory.hpp"
+#include "harness/util/scratch_directory.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "ssp/push/push_result.hpp"
-#include "ssp/scope_map.hpp"
+#include "ssp/scopes/scope_map.hpp"
 #include "ssp/storage/commit_log.hpp"
+#include "ssp/storage/push_result.hpp"
 #include "ssp/storage/push_transaction.hpp"
 #include "ssp/storage/schema.hpp"
 #include "ssp/storage/server_storage.hpp"

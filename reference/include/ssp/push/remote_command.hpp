@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "ssp/errors.hpp"
+#include "ssp/errors/errors.hpp"
 #include "ssp/push/push_pipeline.hpp"
 
 namespace ssp::push {

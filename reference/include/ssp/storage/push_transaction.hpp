@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "ssp/push/push_result.hpp"
-#include "ssp/scope_map.hpp"
+#include "ssp/scopes/scope_map.hpp"
 #include "ssp/storage/commit_log.hpp"
+#include "ssp/storage/push_result.hpp"
 #include "ssp/storage/stored_row.hpp"
 
 namespace ssp::storage {

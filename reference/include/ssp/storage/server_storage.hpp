@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ssp/push/push_result.hpp"
 #include "ssp/storage/commit_log.hpp"
+#include "ssp/storage/push_result.hpp"
 #include "ssp/storage/push_transaction.hpp"
 #include "ssp/storage/row_codec.hpp"
 #include "ssp/storage/schema.hpp"

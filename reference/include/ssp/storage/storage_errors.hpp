@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "ssp/errors.hpp"
+#include "ssp/errors/errors.hpp"
 
 namespace ssp::storage {
 

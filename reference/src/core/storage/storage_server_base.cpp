@@ -1,0 +1,145 @@
+#include "storage_server_base.hpp"
+
+#include "ssp/errors/errors.hpp"
+#include "ssp/storage/layouts.hpp"
+#include "ssp/storage/storage_errors.hpp"
+
+namespace ssp::storage {
+
+std::string_view ensure_hook_point_name(EnsureHookPoint point) {
+  switch (point) {
+    case EnsureHookPoint::before_lock:
+      return "before_lock";
+    case EnsureHookPoint::after_lock:
+      return "after_lock";
+    case EnsureHookPoint::before_commit:
+      return "before_commit";
+  }
+  return "unknown";
+}
+
+void ServerStorageBase::hook(EnsureHookPoint point) const {
+  if (options_.ensure_hook) options_.ensure_hook(point);
+}
+
+SchemaReport ServerStorageBase::run_startup(const CompiledSchema& schema, bool commit) {
+  StartupOptions startup;
+  startup.same_version_checks = options_.compatibility == Compatibility::v0_22;
+  hook(EnsureHookPoint::before_lock);
+  std::unique_ptr<SchemaSession> session = begin_schema_session();
+  hook(EnsureHookPoint::after_lock);
+  SchemaReport report = run_schema_startup(*session, schema, startup);
+  hook(EnsureHookPoint::before_commit);
+  if (commit) session->commit();
+  return report;  // without commit, the session rolls back as it goes
+}
+
+SchemaReport ServerStorageBase::ensure_schema(const CompiledSchema& schema) {
+  std::lock_guard lock(write_mutex_);
+  std::string layouts = layouts_json(schema);
+  const std::shared_ptr<const CompiledSchema> current = served();
+  if (current && current->version == schema.version && served_layouts_ == layouts) {
+    SchemaReport report;
+    report.action = SchemaReport::Action::memoized;
+    report.configured_version = schema.version;
+    report.stored_version = schema.version;
+    return report;
+  }
+  SchemaReport report = run_startup(schema, true);
+  {
+    std::lock_guard served_lock(served_mutex_);
+    served_ = std::make_shared<const CompiledSchema>(schema);
+  }
+  served_layouts_ = std::move(layouts);
+  return report;
+}
+
+SchemaReport ServerStorageBase::preview_schema(const CompiledSchema& schema) {
+  std::lock_guard lock(write_mutex_);
+  return run_startup(schema, false);
+}
+
+std::shared_ptr<const CompiledSchema> ServerStorageBase::served() const {
+  std::lock_guard lock(served_mutex_);
+  return served_;
+}
+
+const CompiledTable& ServerStorageBase::served_table(
+    const std::shared_ptr<const CompiledSchema>& served, const std::string& table) const {
+  const CompiledTable* found = served ? served->find(table) : nullptr;
+  if (found == nullptr) throw UnknownTable(table);
+  return *found;
+}
+
+std::optional<StoredRow> ServerStorageBase::get_row(const std::string& partition,
+                                                    const std::string& table,
+                                                    const std::string& row_id) {
+  const auto schema = served();
+  const CompiledTable& served = served_table(schema, table);
+  std::lock_guard lock(read_mutex_);
+  return read_row(served, partition, row_id);
+}
+
+void ServerStorageBase::upsert_row(const std::string& partition, const std::string& table,
+                                   const StoredRow& row) {
+  const auto schema = served();
+  const CompiledTable& served = served_table(schema, table);
+  const Row values = decode_row(served.layout(), row.payload);
+  std::lock_guard lock(write_mutex_);
+  write_row(served, partition, row, values);
+}
+
+std::optional<Row> ServerStorageBase::read_projection(const std::string& partition,
+                                                      const std::string& table,
+                                                      const std::string& row_id) {
+  const auto schema = served();
+  const CompiledTable& served = served_table(schema, table);
+  if (!served.materialized) {
+    throw InvalidArgument("table \"" + table + "\" is not materialized: it has no projection");
+  }
+  std::lock_guard lock(read_mutex_);
+  return read_projection_row(served, partition, row_id);
+}
+
+std::unique_ptr<PushTransaction> ServerStorageBase::begin(const std::string& partition) {
+  // No storage mutex: the session is a connection of its own, and BEGIN
+  // IMMEDIATE may wait for another push (SQLite) without holding up reads.
+  return std::make_unique<SqlPushTransaction>(partition, served(), open_push_session());
+}
+
+std::optional<push::StoredPushResult> ServerStorageBase::get_push_result(
+    const std::string& partition, const std::string& client_id,
+    const std::string& client_commit_id) {
+  std::optional<std::string> text;
+  {
+    std::lock_guard lock(read_mutex_);
+    text = read_push_result(partition, client_id, client_commit_id);
+  }
+  return stored_push_result(text);
+}
+
+std::int64_t ServerStorageBase::get_max_commit_seq(const std::string& partition) {
+  std::lock_guard lock(read_mutex_);
+  return read_max_commit_seq(partition);
+}
+
+std::vector<Commit> ServerStorageBase::read_commit_window(const std::string& partition,
+                                                          std::int64_t after_seq,
+                                                          std::int64_t limit) {
+  if (limit < 1) {
+    throw InvalidArgument("read_commit_window limit " + std::to_string(limit) + " is below 1");
+  }
+  std::lock_guard lock(read_mutex_);
+  return read_commits(partition, after_seq, limit);
+}
+
+AuthoritativeRead ServerStorageBase::query_authoritative(const std::string& partition,
+                                                         const std::string& table,
+                                                         const std::vector<std::string>& row_ids) {
+  const auto schema = served();
+  const CompiledTable& served = served_table(schema, table);
+  std::lock_guard lock(read_mutex_);
+  return read_authoritative(served, partition, row_ids);
+}
+
+}  // namespace ssp::storage

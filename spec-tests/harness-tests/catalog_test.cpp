@@ -1,0 +1,169 @@
+// The requirements catalog and the suite agree (docs/requirements/*.md).
+#include "harness/catalog/catalog.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "harness/catalog/spec.hpp"
+#include "harness/catalog/spec_sections.hpp"
+#include "harness/util/file_text.hpp"
+
+namespace ssp::harness {
+namespace {
+
+// Whether one of `problems` contains `text`.
+bool mentions(const std::vector<std::string>& problems, const std::string& text) {
+  return std::any_of(problems.begin(), problems.end(),
+                     [&](const std::string& p) { return p.find(text) != std::string::npos; });
+}
+
+TEST(Catalog, TRACE_1_EveryTestIsCatalogedUnderItsRequirement) {
+  record_spec("Catalog", "TRACE-1");
+  const auto catalog = load_catalog(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  ASSERT_FALSE(catalog.empty());
+  for (const auto& problem : catalog_problems(catalog, registered_tests())) {
+    ADD_FAILURE() << problem;
+  }
+}
+
+TEST(Catalog, TRACE_2_TheCheckFindsEachKindOfDrift) {
+  record_spec("Catalog", "TRACE-2");
+  const std::vector<CatalogEntry> catalog = {
+      {"a.md", "R1", "§5.1", "MUST", {"Suite.R1_Exists", "Suite.R1_Missing", "Suite.R2_Misfiled"}},
+      {"b.md", "R1", "§5.1", "MUST", {}},
+      {"b.md", "R3", "§5.1", "MUST", {"OtherBinary.R3_NotOurs"}},
+  };
+  const std::vector<std::string> registered = {"Suite.R1_Exists", "Suite.R2_Misfiled",
+                                               "Suite.R4_Uncataloged"};
+  const auto problems = catalog_problems(catalog, registered);
+  EXPECT_TRUE(mentions(problems, "Suite.R1_Missing, which does not exist"));
+  EXPECT_TRUE(mentions(problems, "Suite.R2_Misfiled is listed under R1"));
+  EXPECT_TRUE(mentions(problems, "R1 is also listed in a.md"));
+  EXPECT_TRUE(mentions(problems, "Suite.R4_Uncataloged is in no row"));
+  EXPECT_FALSE(mentions(problems, "OtherBinary"))
+      << "suites of other executables are not checked here";
+  EXPECT_EQ(problems.size(), 5u);  // and b.md's R1 names no test (TRACE-3)
+}
+
+TEST(Catalog, TRACE_3_ARowWithoutAnExistingTestIsReported) {
+  record_spec("Catalog", "TRACE-3");
+  const std::vector<CatalogEntry> catalog = {
+      {"a.md", "R1", "§5.1", "MUST", {"Suite.R1_Exists"}},
+      {"a.md", "R2", "§5.1", "MUST", {}},
+      {"a.md", "R3", "§5.1", "MUST", {"Elsewhere.R3_Gone"}},
+  };
+  const std::vector<std::string> registered = {"Suite.R1_Exists"};
+  // One executable: the empty row is a problem; another suite may live elsewhere.
+  const auto here = catalog_problems(catalog, registered);
+  EXPECT_TRUE(mentions(here, "requirement R2 names no test"));
+  EXPECT_FALSE(mentions(here, "Elsewhere"));
+  EXPECT_EQ(here.size(), 1u);
+  // Every executable: a listed test of a suite none of them has is missing.
+  const auto everywhere = catalog_problems(catalog, registered, RegisteredScope::all_executables);
+  EXPECT_TRUE(mentions(everywhere, "R3 lists Elsewhere.R3_Gone, which does not exist"));
+  EXPECT_EQ(everywhere.size(), 2u);
+}
+
+TEST(Catalog, TRACE_8_EveryRowHasALevelAndAReferenceRowNamesItsDecision) {
+  record_spec("Catalog", "TRACE-8");
+  const std::string decisions = read_text_file(std::string(SSP_SOURCE_DIR) + "/docs/decisions.md");
+  const auto catalog = load_catalog(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  ASSERT_FALSE(catalog.empty());
+  for (const auto& problem : level_problems(catalog, decisions)) ADD_FAILURE() << problem;
+
+  // Each kind of drift, on rows written here.
+  CatalogEntry row{"a.md", "R1", "§5.1", "MUST", {"Suite.R1_X"}};
+  std::vector<CatalogEntry> rows;
+  for (const char* level : {"MUST", "SHOULD", "reference (D5)", "DECISION", "reference",
+                            "reference (D5, Q99)"}) {
+    row.level = level;
+    rows.push_back(row);
+  }
+  row.kind = "self-test";
+  row.level = "reference";
+  rows.push_back(row);  // a self-test's decision is informative only
+  const auto problems = level_problems(rows, "| D5 find tie-break |");
+  EXPECT_TRUE(mentions(problems, "level 'DECISION', which is none of"));
+  EXPECT_TRUE(mentions(problems, "level 'reference': a reference-level conformance row names"));
+  EXPECT_TRUE(mentions(problems, "does not mention 'Q99'"));
+  EXPECT_EQ(problems.size(), 3u);
+}
+
+// record_spec calls of every test source of the suites.
+std::vector<RecordedSection> recorded_sections_of_the_tests() {
+  std::vector<RecordedSection> recorded;
+  for (const char* tree : {"spec-tests", "property-tests"}) {
+    const std::filesystem::path root = std::filesystem::path(SSP_SOURCE_DIR) / tree;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+      if (entry.path().extension() != ".cpp") continue;
+      const std::string file = std::filesystem::relative(entry.path(), SSP_SOURCE_DIR).string();
+      for (auto& call : recorded_sections(file, read_text_file(entry.path()))) {
+        recorded.push_back(std::move(call));
+      }
+    }
+  }
+  return recorded;
+}
+
+std::vector<std::string> committed_section_list() {
+  return listed_section_ids(
+      read_text_file(std::string(SSP_SOURCE_DIR) + "/fixtures/spec-sections.txt"));
+}
+
+TEST(Catalog, TRACE_10_EverySectionACatalogRowOrATestNamesExistsInSsp2) {
+  record_spec("Catalog", "TRACE-10");
+  const auto catalog = load_catalog(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  ASSERT_FALSE(catalog.empty());
+  const auto recorded = recorded_sections_of_the_tests();
+  ASSERT_GT(recorded.size(), 100u) << "the record_spec calls were not found";
+  for (const auto& problem : section_problems(catalog, recorded, committed_section_list())) {
+    ADD_FAILURE() << problem;
+  }
+}
+
+TEST(Catalog, TRACE_10_TheCheckFindsEachKindOfWrongSection) {
+  record_spec("Catalog", "TRACE-10");
+  EXPECT_EQ(spec_section_ids("# Title\n## Conventions and more\n## 0. Decisions\n"
+                             "### 5.9 Blobs\n#### 5.9.1 The value\n## 10. Errors\n"
+                             "### 8.7 Twice\n### 8.7 Twice\nText 5.1 not a heading\n"),
+            (std::vector<std::string>{"Conventions", "\u00a70", "\u00a75.9", "\u00a75.9.1",
+                                      "\u00a710", "\u00a78.7"}));
+  EXPECT_EQ(listed_section_ids("# comment\n\n\u00a75.1\nConventions\n"),
+            (std::vector<std::string>{"\u00a75.1", "Conventions"}));
+  EXPECT_EQ(recorded_sections("a.cpp",
+                              "record_spec(\"\u00a76.3, \u00a72.3\", \"PUSH-5\");"
+                              " record_spec(section, \"X\");")
+                .size(),
+            1u);
+
+  const std::vector<std::string> known = {"\u00a75.1", "\u00a75.5", "\u00a73.2", "Conventions"};
+  std::vector<CatalogEntry> catalog = {
+      {"a.md", "R1", "\u00a75.1, \u00a75.5", "MUST", {"S.R1_X"}},
+      {"a.md", "R2", "\u00a75.5 \u00a73.2", "MUST", {"S.R2_X"}},
+      {"a.md", "R3", "\u00a799.1", "MUST", {"S.R3_X"}},
+      {"a.md", "R4", "Catalog", "MUST", {"S.R4_X"}},
+      {"a.md", "R5", "", "MUST", {"S.R5_X"}},
+  };
+  CatalogEntry harness_row{"h.md", "H1", "Catalog, Conventions", "MUST", {"S.H1_X"}};
+  harness_row.kind = "harness";
+  catalog.push_back(harness_row);
+  const std::vector<RecordedSection> recorded = {
+      {"t.cpp", "\u00a75.5", "R1"},
+      {"t.cpp", "\u00a73.2", "R1"},
+      {"t.cpp", "\u00a75.1", "R9"},
+  };
+  const auto problems = section_problems(catalog, recorded, known);
+  EXPECT_TRUE(mentions(problems, "R2 names section \"\u00a75.5 \u00a73.2\", which is not one id"));
+  EXPECT_TRUE(mentions(problems, "R3 names section \"\u00a799.1\", which SSP2 does not have"));
+  EXPECT_TRUE(mentions(problems, "R4 names section \"Catalog\", which SSP2 does not have"))
+      << "a harness area in a conformance row";
+  EXPECT_TRUE(mentions(problems, "R5 names no section"));
+  EXPECT_TRUE(mentions(problems, "t.cpp: R1 records section \"\u00a73.2\", which its catalog row"));
+  EXPECT_TRUE(mentions(problems, "t.cpp: record_spec names requirement R9, which no catalog row"));
+  EXPECT_EQ(problems.size(), 6u);
+}
+
+}  // namespace
+}  // namespace ssp::harness

@@ -1,0 +1,84 @@
+// CommandArea over a driver's command.run (docs/driver-protocol.md,
+// "command.run"): the declared command travels as data, the hook points come
+// back as callbacks, as they do for push.run.
+#include "harness/driver/driver_areas.hpp"
+#include "harness/driver/driver_server_storage.hpp"
+#include "harness/driver/push_hook_trail.hpp"
+#include "harness/errors/driver_error.hpp"
+#include "harness/errors/harness_error.hpp"
+#include "wire/push_values.hpp"
+#include "wire/wire_values.hpp"
+
+namespace ssp::harness {
+namespace {
+
+using wire::Json;
+
+constexpr std::string_view kCommandRun = "command.run";
+
+class DriverCommandArea final : public CommandArea {
+ public:
+  explicit DriverCommandArea(bool hooks_advertised) : hooks_advertised_(hooks_advertised) {}
+
+  push::PushAnswer command(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
+                           const push::PushActor& actor, const push::CommandRequest& request,
+                           const std::optional<wire::DeclaredCommand>& declared, bool authorized,
+                           const push::PushOptions& options) override {
+    const std::string method(kCommandRun);
+    DriverHandle* handle = driver_storage_handle(storage);
+    if (handle == nullptr) {
+      throw HarnessError(method + ": the storage is not one this driver opened");
+    }
+    if (!options.row_validators.empty() || options.commit_validator || options.notify) {
+      throw HarnessError(method + ": a command carries no validator or notifier");
+    }
+    if (options.hook && !hooks_advertised_) {
+      throw HarnessError(method + ": a hook was installed, but the driver's hello does not "
+                                  "advertise pushHooks, and the test did not skip at its gate");
+    }
+    if (!options.clock) throw InvalidArgument("PushOptions::clock is required");
+    Json params{{"schema", wire::compiled_schema_to_json(schema)},
+                {"actor", wire::push_actor_to_json(actor)},
+                {"request",
+                 {{"operationId", request.operation_id},
+                  {"clientId", request.client_id},
+                  {"requestId", request.request_id}}},
+                {"command", declared ? wire::declared_command_to_json(*declared) : Json()},
+                {"authorized", authorized},
+                {"nowMs", options.clock()},
+                {"cacheIdentity",
+                 options.new_cache_identity ? Json(options.new_cache_identity()) : Json()},
+                {"callbacks", {{"hooks", static_cast<bool>(options.hook)}}}};
+    HookTrail trail(method);
+    const auto on_callback = [&](const std::string& name, const wire::Fields& hook) -> Json {
+      if (name != "hook" || !options.hook) {
+        throw DriverError(method, "protocol violation: a " + name +
+                                      " callback the command was not run with");
+      }
+      const auto point = decode_answer(method, [&] {
+        const auto found = wire::push_hook_point_from_name(hook.text("point"));
+        if (!found) throw wire::WireError(hook.path_of("point") + ": not a push hook point");
+        return *found;
+      });
+      trail.pass(point);
+      options.hook(point);
+      return Json::object();
+    };
+    const Json result = handle->call_method(method, std::move(params), on_callback);
+    const push::PushAnswer answer =
+        decode_answer(method, [&] { return wire::push_answer_from_json(result, "result"); });
+    if (options.hook) trail.check(answer);
+    return answer;
+  }
+
+ private:
+  const bool hooks_advertised_;
+};
+
+}  // namespace
+
+std::unique_ptr<CommandArea> make_driver_command_area(bool hooks_advertised) {
+  return std::make_unique<DriverCommandArea>(hooks_advertised);
+}
+
+}  // namespace ssp::harness

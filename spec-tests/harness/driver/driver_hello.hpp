@@ -1,0 +1,35 @@
+// The hello exchange (docs/driver-protocol.md, "hello"): what a driver says
+// it is and implements.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "harness/driver/driver_process.hpp"
+
+namespace ssp::harness {
+
+struct DriverHello {
+  std::int64_t protocol = 0;  // the version both ends speak: 2, or 1 for an older driver
+  std::string name;
+  std::string version;
+  std::set<std::string> backends;
+  std::set<std::string> areas;
+  bool hooks = false;
+  bool hasher = false;
+  bool read_only = false;  // "readOnly"; absent means false (added after version 1 shipped)
+  // Version 2, each optional and false when absent.
+  bool push = false;
+  bool transactions = false;
+  bool push_hooks = false;  // "pushHooks"
+  bool commands = false;    // "commands"
+  bool authoritative_queries = false;  // "queryAuthoritative"
+};
+
+// Sends hello for version 2 on `process`, and for version 1 again when the
+// driver answers ssp.unsupported (docs/driver-protocol.md, "Versions"); reads
+// the answer strictly. Throws DriverError when the answer is malformed, names
+// another version than the one asked for, or version 1 is refused too.
+DriverHello say_hello(DriverProcess& process);
+
+}  // namespace ssp::harness

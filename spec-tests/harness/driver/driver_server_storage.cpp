@@ -1,0 +1,178 @@
+#include "harness/driver/driver_server_storage.hpp"
+
+#include <vector>
+
+#include "harness/driver/driver_handle.hpp"
+#include "harness/driver/driver_location.hpp"
+#include "harness/driver/driver_push_transaction.hpp"
+#include "harness/errors/driver_error.hpp"
+#include "wire/hook_points.hpp"
+#include "wire/push_values.hpp"
+#include "wire/wire_values.hpp"
+
+namespace ssp::harness {
+namespace {
+
+using wire::Json;
+
+class DriverServerStorage final : public storage::ServerStorage {
+ public:
+  DriverServerStorage(const std::string& command, const DatabaseLocation& location,
+                      storage::ServerStorageOptions options)
+      : options_(std::move(options)),
+        handle_(std::make_shared<DriverHandle>(
+            command, "storage", "storage",
+            Json{{"location", location_to_json(location)},
+                 {"options",
+                  {{"compatibility",
+                    options_.compatibility == storage::Compatibility::v0_21 ? "0.21" : "0.22"},
+                   {"lockWaitMs", options_.lock_wait_ms},
+                   {"hooks", static_cast<bool>(options_.ensure_hook)}}}})) {}
+
+  // The handle push.run is sent with (driver_push_area.cpp).
+  DriverHandle& handle() { return *handle_; }
+
+  storage::SchemaReport ensure_schema(const storage::CompiledSchema& schema) override {
+    return startup("ensure_schema", schema);
+  }
+
+  storage::SchemaReport preview_schema(const storage::CompiledSchema& schema) override {
+    return startup("preview_schema", schema);
+  }
+
+  std::optional<storage::StoredRow> get_row(const std::string& partition, const std::string& table,
+                                            const std::string& row_id) override {
+    const Json result = handle_->call("get_row", row_key(partition, table, row_id));
+    return decode_answer(handle_->method("get_row"),
+                         [&] { return wire::row_answer_from_json(result, "result"); });
+  }
+
+  void upsert_row(const std::string& partition, const std::string& table,
+                  const storage::StoredRow& row) override {
+    handle_->call("upsert_row", {{"partition", partition},
+                                {"table", table},
+                                {"row", wire::stored_row_to_json(row)}});
+  }
+
+  std::optional<storage::Row> read_projection(const std::string& partition,
+                                              const std::string& table,
+                                              const std::string& row_id) override {
+    const Json result = handle_->call("read_projection", row_key(partition, table, row_id));
+    return decode_answer(handle_->method("read_projection"), [&]() -> std::optional<storage::Row> {
+      const Json& values = wire::Fields(result, "result").at("values");
+      if (values.is_null()) return std::nullopt;
+      return wire::row_from_json(values, "result.values");
+    });
+  }
+
+  // Version 2 (capabilities transactions and push); tests reach these only
+  // past their capability gates.
+  std::unique_ptr<storage::PushTransaction> begin(const std::string& partition) override {
+    return begin_driver_push_transaction(handle_, partition);
+  }
+
+  std::optional<push::StoredPushResult> get_push_result(
+      const std::string& partition, const std::string& client_id,
+      const std::string& client_commit_id) override {
+    const Json result = handle_->call("get_push_result", {{"partition", partition},
+                                                          {"clientId", client_id},
+                                                          {"clientCommitId", client_commit_id}});
+    return decode_answer(handle_->method("get_push_result"),
+                         [&] { return wire::stored_result_answer_from_json(result, "result"); });
+  }
+
+  std::int64_t get_max_commit_seq(const std::string& partition) override {
+    const Json result = handle_->call("get_max_commit_seq", {{"partition", partition}});
+    return decode_answer(handle_->method("get_max_commit_seq"),
+                         [&] { return wire::Fields(result, "result").integer("commitSeq"); });
+  }
+
+  std::vector<storage::Commit> read_commit_window(const std::string& partition,
+                                                  std::int64_t after_seq,
+                                                  std::int64_t limit) override {
+    const Json result = handle_->call(
+        "read_commit_window", {{"partition", partition}, {"afterSeq", after_seq}, {"limit", limit}});
+    return decode_answer(handle_->method("read_commit_window"), [&] {
+      const Json& commits = wire::Fields(result, "result").at("commits");
+      std::vector<storage::Commit> out;
+      for (std::size_t i = 0; i < wire::array_value(commits, "result.commits").size(); ++i) {
+        out.push_back(
+            wire::commit_from_json(commits[i], wire::element_path("result.commits", i)));
+      }
+      return out;
+    });
+  }
+
+  storage::AuthoritativeRead query_authoritative(
+      const std::string& partition, const std::string& table,
+      const std::vector<std::string>& row_ids) override {
+    const Json result = handle_->call("query_authoritative",
+                                      {{"partition", partition}, {"table", table}, {"rowIds", row_ids}});
+    return decode_answer(handle_->method("query_authoritative"), [&] {
+      const wire::Fields fields(result, "result");
+      return storage::AuthoritativeRead{
+          wire::stored_rows_from_json(fields.at("rows"), "result.rows"),
+          fields.integer("maxCommitSeq")};
+    });
+  }
+
+ private:
+
+  static Json row_key(const std::string& partition, const std::string& table,
+                      const std::string& row_id) {
+    return {{"partition", partition}, {"table", table}, {"rowId", row_id}};
+  }
+
+  storage::SchemaReport startup(const std::string& verb, const storage::CompiledSchema& schema) {
+    const std::string method = handle_->method(verb);
+    std::vector<storage::EnsureHookPoint> passed;
+    const auto on_callback = [&](const std::string& name, const wire::Fields& params) -> Json {
+      if (name != "hook" || !options_.ensure_hook) {
+        throw DriverError(method, "protocol violation: a " + name +
+                                      " callback the storage was not opened with");
+      }
+      const auto point = wire::ensure_hook_point_from_name(params.text("point"));
+      if (!point) throw wire::WireError(params.path_of("point") + ": not an ensure hook point");
+      if (!passed.empty() && *point <= passed.back()) {
+        throw DriverError(method, "protocol violation: hook point " + params.text("point") +
+                                      " after " +
+                                      std::string(storage::ensure_hook_point_name(passed.back())));
+      }
+      passed.push_back(*point);
+      options_.ensure_hook(*point);
+      return Json::object();
+    };
+    const Json result =
+        handle_->call(verb, {{"schema", wire::compiled_schema_to_json(schema)}}, on_callback);
+    const storage::SchemaReport report =
+        decode_answer(method, [&] { return wire::schema_report_from_json(result, "result"); });
+    // A memoized answer reads nothing; any other success ran the whole sequence.
+    const std::size_t expected = report.action == storage::SchemaReport::Action::memoized ? 0 : 3;
+    if (options_.ensure_hook && passed.size() != expected) {
+      throw DriverError(method, "protocol violation: a " + verb + " that succeeded (" +
+                                    wire::dump_line(result.at("action")) + ") passed " +
+                                    std::to_string(passed.size()) + " hook points, not " +
+                                    std::to_string(expected));
+    }
+    return report;
+  }
+
+  const storage::ServerStorageOptions options_;
+  // Shared with the transactions it began (driver_push_transaction.hpp).
+  const std::shared_ptr<DriverHandle> handle_;
+};
+
+}  // namespace
+
+DriverHandle* driver_storage_handle(storage::ServerStorage& storage) {
+  auto* ours = dynamic_cast<DriverServerStorage*>(&storage);
+  return ours != nullptr ? &ours->handle() : nullptr;
+}
+
+std::unique_ptr<storage::ServerStorage> open_driver_server_storage(
+    const std::string& command, const DatabaseLocation& location,
+    const storage::ServerStorageOptions& options) {
+  return std::make_unique<DriverServerStorage>(command, location, options);
+}
+
+}  // namespace ssp::harness

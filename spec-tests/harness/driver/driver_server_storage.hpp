@@ -1,0 +1,26 @@
+// storage::ServerStorage over a driver's storage.* methods
+// (docs/driver-protocol.md, "storage").
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "harness/candidate/backend.hpp"
+#include "harness/driver/driver_handle.hpp"
+#include "ssp/storage/server_storage.hpp"
+
+namespace ssp::harness {
+
+// Opens a server storage in a new process of `command` over `location`. The
+// options' ensure_hook becomes the hook callback; the caller checks the
+// driver advertised hooks. Throws DriverError, or what the open's error
+// answer stands for (InvalidArgument on memory).
+std::unique_ptr<storage::ServerStorage> open_driver_server_storage(
+    const std::string& command, const DatabaseLocation& location,
+    const storage::ServerStorageOptions& options);
+
+// The handle of `storage` when open_driver_server_storage opened it, else
+// nullptr (a storage of another candidate, or a test's decorator).
+DriverHandle* driver_storage_handle(storage::ServerStorage& storage);
+
+}  // namespace ssp::harness

@@ -1,0 +1,54 @@
+// How the harness reports an out-of-process candidate that broke the driver
+// protocol (docs/driver-protocol.md, "What the harness reports"): a
+// DriverError is an error of the run, distinct from a failed assertion.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "harness/errors/run_error_mark.hpp"
+#include "wire/wire_json.hpp"
+
+namespace ssp::harness {
+
+// The message starts with "driver error: " and names the method in flight.
+class DriverError : public std::runtime_error {
+ public:
+  // Also records the gtest property "driver_error" on the running test, so
+  // the section report and JUnit/JSON output count it as an error.
+  DriverError(const std::string& method, const std::string& problem);
+};
+
+// For the harness's own tests of a driver's refusals: while one lives, a
+// DriverError constructed on this thread does not mark the running test.
+class DriverErrorsExpected : public RunErrorsExpected {
+ public:
+  DriverErrorsExpected() : RunErrorsExpected(RunErrorKind::driver) {}
+};
+
+// True when `message` (a test's failure text) reports a DriverError.
+inline bool reports_driver_error(const std::string& message) {
+  return reports_run_error(RunErrorKind::driver, message);
+}
+
+// Raises what an error answer stands for (docs/driver-protocol.md, "Errors"):
+// the exception type of its code with the driver's message as what(), or a
+// DriverError for the driver's own codes, unknown codes and malformed errors.
+[[noreturn]] void raise_error_answer(const std::string& method, const wire::Json& error);
+
+}  // namespace ssp::harness
+
+namespace ssp::harness {
+
+// Runs `decode` over an answer; a WireError (a missing or mistyped field)
+// becomes a DriverError naming `method`.
+template <class Decode>
+auto decode_answer(const std::string& method, Decode&& decode) -> decltype(decode()) {
+  try {
+    return decode();
+  } catch (const wire::WireError& error) {
+    throw DriverError(method, std::string("protocol violation: ") + error.what());
+  }
+}
+
+}  // namespace ssp::harness

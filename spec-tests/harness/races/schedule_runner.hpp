@@ -1,0 +1,57 @@
+// Plays one permutation of a schedule (schedule.hpp) through a candidate, a
+// session per storage it opens, and reports what happened. Order comes from
+// the permutation alone: a step runs when the one before it has answered, or,
+// for a step marked to wait, when the database shows it held back by a lock
+// (TestDatabase::shows_lock_waits). Time only bounds a hang (the watchdog).
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/backends/test_database.hpp"
+#include "harness/candidate/candidate.hpp"
+#include "harness/gates/capability_gate.hpp"
+#include "harness/races/schedule.hpp"
+#include "ssp/storage/schema.hpp"
+
+namespace ssp::harness {
+
+struct PlayedPermutation {
+  // One line per event, as the isolation tester prints them:
+  // "step c_read: read t1 → version 3 title X3 project p1",
+  // "step p_push: waiting", "step p_push: <completed> rejected …".
+  std::vector<std::string> transcript;
+  // Each expectation's subject with what was seen, in the schedule's order.
+  std::vector<Expectation> observed;
+  // What went wrong, in words: a step that answered when it should have
+  // waited, one the database never showed waiting, a watchdog, an
+  // expectation not met. Empty when the permutation played as written.
+  std::vector<std::string> problems;
+};
+
+struct ScheduleStage {
+  Candidate& candidate;
+  TestDatabase& database;
+  const storage::CompiledSchema& schema;       // push_schema(), compiled by the candidate
+  const storage::CompiledSchema& next_schema;  // next_push_schema(), compiled by it
+  std::optional<CapabilityGrant> push_hooks;   // for schedules that park a push or command
+  std::optional<CapabilityGrant> hooks;        // for schedules that park an ensure or put
+  std::chrono::seconds watchdog;
+};
+
+// Seeds the schedule's setup, plays `permutation` on a fresh set of
+// sessions, then observes every expectation's subject through a storage of
+// its own. Throws only for what is not the candidate's doing (a schedule
+// that asks for what the runner does not know).
+PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& permutation,
+                                   const ScheduleStage& stage);
+
+// The parts of the candidate `schedule` uses, by its setup, steps and
+// expectations, each once: a test skips unless the candidate has them all.
+// Capability::push_hooks and Capability::hooks are among them only when a
+// step parks at a point of theirs.
+std::vector<Capability> capabilities_needed(const Schedule& schedule);
+
+}  // namespace ssp::harness

@@ -1,0 +1,29 @@
+#include "harness/util/file_text.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace ssp::harness {
+namespace {
+
+std::string contents(std::ifstream& in) {
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+std::string read_text_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  return contents(in);
+}
+
+std::string file_text_or_empty(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return in ? contents(in) : std::string();
+}
+
+}  // namespace ssp::harness

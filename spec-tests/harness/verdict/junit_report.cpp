@@ -1,0 +1,179 @@
+#include "harness/verdict/junit_report.hpp"
+
+#include <cstdio>
+#include <map>
+
+#include "harness/util/utf8_text.hpp"
+
+namespace ssp::harness {
+namespace {
+
+// `text` as XML attribute or element content: escaped, valid UTF-8, and
+// without the control characters XML 1.0 cannot carry (replaced by U+FFFD).
+std::string xml_text(const std::string& text) {
+  std::string out;
+  for (const char c : with_valid_utf8(text)) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
+      case '\t':
+        out += "&#9;";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\xef\xbf\xbd";
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", seconds);
+  return text;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& part : parts) out += (out.empty() ? "" : ", ") + part;
+  return out;
+}
+
+struct SuiteCounts {
+  int tests = 0, failures = 0, errors = 0, skipped = 0;
+  double seconds = 0;
+  std::string cases;
+};
+
+std::string property(const std::string& name, const std::string& value) {
+  return "        <property name=\"" + name + "\" value=\"" + xml_text(value) + "\"/>\n";
+}
+
+// The <testcase> of `test`, counted into `suite`.
+void add_case(const TestRecord& test, const std::string& candidate, SuiteCounts& suite) {
+  const auto dot = test.name.find('.');
+  std::string out = "    <testcase name=\"" + xml_text(test.name.substr(dot + 1)) +
+                    "\" classname=\"" + xml_text(test.name.substr(0, dot)) + "\" time=\"" +
+                    seconds_text(test.seconds) + "\">\n      <properties>\n";
+  out += property("section", joined(test.sections));
+  out += property("requirement", test.requirement.value_or(""));
+  out += property("level", std::string(requirement_level_name(test.level)));
+  out += property("backend", test.backend.value_or(""));
+  out += property("candidate", candidate);
+  out += property("outcome", std::string(test_outcome_name(test.outcome)));
+  out += property("counts", test.counts ? "true" : "false");
+  if (test.missing_capability) out += property("missing_capability", *test.missing_capability);
+  out += "      </properties>\n";
+  const auto element = [&](const char* name, const std::string& type, const std::string& message,
+                           const std::string& body) {
+    out += std::string("      <") + name + " type=\"" + type + "\" message=\"" + xml_text(message) +
+           "\"" + (body.empty() ? "/>\n" : ">" + xml_text(body) + "</" + name + ">\n");
+  };
+  switch (test.outcome) {
+    case TestOutcome::passed:
+      break;
+    case TestOutcome::failed:
+      if (test.counts) {
+        ++suite.failures;
+        element("failure", "failed", first_line(test.reason), test.reason);
+      } else {
+        out += "      <system-out>" +
+               xml_text("failed, not counted (" + std::string(requirement_level_name(test.level)) +
+                        " under this profile): " + test.reason) +
+               "</system-out>\n";
+      }
+      break;
+    case TestOutcome::unexpected_pass:
+      ++suite.failures;
+      element("failure", "unexpected-pass", test.reason, "");
+      break;
+    case TestOutcome::error:
+      ++suite.errors;
+      element("error", test.harness_error ? "harness-error" : "driver-error",
+              first_line(test.reason), test.reason);
+      break;
+    case TestOutcome::skipped:
+      ++suite.skipped;
+      element("skipped", "skipped", test.reason, "");
+      break;
+    case TestOutcome::expected_fail:
+      ++suite.skipped;
+      element("skipped", "expected-fail", "expected failure: " + test.reason, "");
+      break;
+  }
+  out += "    </testcase>\n";
+  ++suite.tests;
+  suite.seconds += test.seconds;
+  suite.cases += out;
+}
+
+}  // namespace
+
+std::string junit_xml(const RunSummary& run) {
+  std::vector<std::string> order;  // suites in the order their first test ended
+  std::map<std::string, SuiteCounts> suites;
+  for (const TestRecord& test : run.tests) {
+    const std::string suite = test.name.substr(0, test.name.find('.'));
+    if (!suites.count(suite)) order.push_back(suite);
+    add_case(test, run.candidate, suites[suite]);
+  }
+  if (!run.outside_tests.empty()) {
+    const std::string suite = "(outside every test)";
+    order.push_back(suite);
+    SuiteCounts& counts = suites[suite];
+    for (const NotedTest& outside : run.outside_tests) {
+      ++counts.tests;
+      ++counts.failures;
+      counts.cases += "    <testcase name=\"" + xml_text(outside.name) + "\" classname=\"" +
+                      xml_text(suite) +
+                      "\" time=\"0.000\">\n      <failure type=\"outside\" message=\"" +
+                      xml_text(first_line(outside.reason)) + "\">" + xml_text(outside.reason) +
+                      "</failure>\n    </testcase>\n";
+    }
+  }
+  SuiteCounts total;
+  std::string body;
+  for (const std::string& name : order) {
+    const SuiteCounts& suite = suites[name];
+    total.tests += suite.tests;
+    total.failures += suite.failures;
+    total.errors += suite.errors;
+    total.skipped += suite.skipped;
+    total.seconds += suite.seconds;
+    body += "  <testsuite name=\"" + xml_text(name) + "\" tests=\"" + std::to_string(suite.tests) +
+            "\" failures=\"" + std::to_string(suite.failures) + "\" errors=\"" +
+            std::to_string(suite.errors) + "\" skipped=\"" + std::to_string(suite.skipped) +
+            "\" time=\"" + seconds_text(suite.seconds) + "\">\n" + suite.cases + "  </testsuite>\n";
+  }
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" +
+         xml_text(run.executable) + "\" tests=\"" + std::to_string(total.tests) + "\" failures=\"" +
+         std::to_string(total.failures) + "\" errors=\"" + std::to_string(total.errors) +
+         "\" skipped=\"" + std::to_string(total.skipped) + "\" time=\"" +
+         seconds_text(total.seconds) + "\">\n" + body + "</testsuites>\n";
+}
+
+}  // namespace ssp::harness

@@ -1,0 +1,75 @@
+// Records every test as it ends (test_record.hpp), prints after the run the
+// candidate's name, the outcomes per SSP2 section, a closing "N passed, N
+// failed, N skipped" line and every skipped, excused or stale test with its
+// reason (section_table.hpp), and decides the run's exit status. The reports
+// of --report-dir are written from the same records (report_files.hpp).
+//
+// What counts (docs/harness.md, "The verdict"): a test's level comes from its
+// catalog row (requirement_level.hpp), and the profile (verdict_profile.hpp)
+// says which levels' failures fail the run. An error is a failed test whose
+// out-of-process candidate broke the driver protocol (DriverError), or a
+// harness error (HarnessError: the suite's own bug, listed apart so the
+// candidate is not blamed); either fails the run. An expected failure
+// (expectations.hpp) excuses only the test it names. A failure GoogleTest
+// records outside every test fails the run.
+// A test's sections are those of the "spec" property it records
+// (record_spec), or, for a test skipped before recording it (backend not
+// available), those of its catalog row; it counts under each.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/catalog/catalog.hpp"
+#include "harness/verdict/expectations.hpp"
+#include "harness/verdict/section_table.hpp"
+#include "harness/verdict/test_record.hpp"
+#include "harness/verdict/verdict_profile.hpp"
+
+namespace ssp::harness {
+
+class SectionReport final : public ::testing::EmptyTestEventListener {
+ public:
+  // `candidate`: the name of the candidate under test.
+  // `catalog`: "Suite.Test" (no parameter suffix) → requirement, section and
+  //   level; a test it does not list is MUST (the catalog check reports it).
+  // `expectations`: the candidate's expected failures (expectations.hpp).
+  SectionReport(std::string candidate, std::map<std::string, CatalogTest> catalog,
+                Expectations expectations = {}, VerdictProfile profile = VerdictProfile::spec)
+      : candidate_(std::move(candidate)),
+        catalog_(std::move(catalog)),
+        expectations_(std::move(expectations)),
+        profile_(profile) {}
+
+  void OnTestEnd(const ::testing::TestInfo& info) override;
+  void OnTestSuiteEnd(const ::testing::TestSuite& suite) override;
+  void OnTestProgramEnd(const ::testing::UnitTest& unit) override;
+
+  // The run's exit status once every test ended (`googletest_status` is
+  // RUN_ALL_TESTS()): 2 when a test erred; 1 when a failure that counts under
+  // the profile was not expected, an expected failure passed, or a failure
+  // happened outside every test; `googletest_status` when GoogleTest failed
+  // the run for a reason no test and no suite recorded; else 0.
+  int exit_status(int googletest_status) const;
+
+  // Every test that ended, in the order it ended.
+  const std::vector<TestRecord>& records() const { return records_; }
+  // Failures GoogleTest recorded outside every test, named by where.
+  const std::vector<NotedTest>& outside_tests() const { return notes_.outside_tests; }
+  const std::string& candidate() const { return candidate_; }
+  VerdictProfile profile() const { return profile_; }
+
+ private:
+  std::string candidate_;
+  std::map<std::string, CatalogTest> catalog_;
+  Expectations expectations_;
+  VerdictProfile profile_;
+  std::vector<TestRecord> records_;
+  std::vector<SkippedTest> skipped_;
+  ExpectationNotes notes_;
+};
+
+}  // namespace ssp::harness

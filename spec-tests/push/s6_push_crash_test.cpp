@@ -1,0 +1,249 @@
+// A push that dies part-way leaves no trace (SSP2 §6.4; design notes push.md
+// §1.1 steps 11–15): the database refuses the push's row writes after the
+// first k, for every k until the push needs no more, and the whole database
+// must then be as it was before the push, and the same push must apply (or be
+// rejected) once the database works again. Writes are counted across every
+// table, so each boundary between the statements of a push is a crash point:
+// the partition lock's insert, the staged rows and their scopes, the commit
+// and its changes, the stored result, and, for a rejection, its persistence
+// after the rollback.
+#include <gmock/gmock.h>
+
+#include "harness/fixtures/push_fixtures.hpp"
+#include "harness/gates/granted_options.hpp"
+
+namespace ssp::harness {
+namespace {
+
+using push::PushAnswerStatus;
+using push::PushHookPoint;
+
+// More writes than any push of these tests needs: a run that reaches it has
+// not finished the push with every write allowed.
+constexpr int kMaxWrites = 200;
+
+class PushCrash : public PushTest {
+ protected:
+  // The push of round r, over rows of its own, so that every round has the
+  // same shape: an insert, an update, a delete of a stored row, and an insert
+  // under two scopes. A `rejected` round adds a last operation that the
+  // row validator of refusing_options() refuses.
+  push::PushCommit round_commit(int round, bool rejected) {
+    const std::string r = std::to_string(round);
+    std::vector<push::PushOperation> operations = {
+        upsert("tasks", "new-" + r, task("new-" + r, "p1", "inserted")),
+        upsert("tasks", "old-" + r, task("old-" + r, "p1", "updated")),
+        remove("members", "m-" + r),
+        upsert("docs", "d-" + r, doc("d-" + r, "o1", "team-a")),
+    };
+    if (rejected) operations.push_back(upsert("tasks", "refused-" + r, task("refused-" + r, "p1")));
+    return commit("round-" + r, std::move(operations));
+  }
+
+  // Stores the rows every round updates or deletes, for rounds 0…kMaxWrites.
+  void seed_rounds() {
+    std::vector<push::PushOperation> operations;
+    for (int round = 0; round <= kMaxWrites; ++round) {
+      const std::string r = std::to_string(round);
+      operations.push_back(upsert("tasks", "old-" + r, task("old-" + r, "p1", "stored")));
+      operations.push_back(upsert("members", "m-" + r, member("m-" + r, "o1", r + "@x")));
+      if (operations.size() >= 400) {
+        ASSERT_GT(apply(commit("seed-" + r, std::move(operations))), 0);
+        operations.clear();
+      }
+    }
+    ASSERT_GT(apply(commit("seed-last", std::move(operations))), 0);
+  }
+
+  // Options whose row validator refuses every row id starting "refused-".
+  push::PushOptions refusing_options() {
+    push::PushOptions refusing = options();
+    refusing.row_validators["tasks"] = [](const push::RowValidation& op) {
+      if (op.row_id.rfind("refused-", 0) == 0) {
+        throw push::ValidationRejection("test.refused", "refused by the test's validator");
+      }
+    };
+    return refusing;
+  }
+
+  // The options of a round: refusing_options() for a `rejected` round.
+  push::PushOptions round_options(bool rejected) {
+    return rejected ? refusing_options() : options();
+  }
+
+  // The same push, run again after a failed try, with the database working:
+  // a rejection is minted again (the failed try stored none); an applied push
+  // takes `applied_seq`.
+  void expect_runs_again(const push::PushCommit& pushed, const push::PushOptions& working,
+                         std::optional<std::int64_t> applied_seq) {
+    const auto answer = push(pushed, working);
+    if (!applied_seq) {
+      EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
+      EXPECT_FALSE(answer.replayed) << "the failed push stored its rejection";
+      return;
+    }
+    EXPECT_EQ(answer.status, PushAnswerStatus::applied);
+    EXPECT_EQ(answer.commit_seq, applied_seq);
+  }
+
+  // Pushes `commit` with the database failing after `writes` row writes.
+  // Returns the answer when the push completed, nothing when it threw: then
+  // the database must be exactly as before.
+  std::optional<push::PushAnswer> push_failing_after(int writes, const push::PushCommit& commit,
+                                                     const push::PushOptions& options) {
+    const std::string before = database().dump_all_tables();
+    database().inject_write_failure(writes);
+    std::optional<push::PushAnswer> answer;
+    try {
+      answer = push(commit, options);
+    } catch (const std::exception& error) {
+      // The push's fault or not, a failure must name something: a message
+      // that says nothing cannot be traced to the push in an operator's log.
+      EXPECT_STRNE(error.what(), "") << "the failed push threw an empty message";
+    }
+    database().clear_injected_failures();
+    if (!answer) {
+      EXPECT_EQ(database().dump_all_tables(), before) << "a failed push left a trace";
+    }
+    return answer;
+  }
+};
+SSP_SQL_BACKENDS(PushCrash);
+
+TEST_P(PushCrash, PUSH_CRASH_1_AnAppliedPushCutAfterAnyWriteLeavesNoTraceAndAppliesAgain) {
+  record_spec("§6.4", "PUSH-CRASH-1");
+  seed_rounds();
+  if (HasFatalFailure()) return;
+  const std::int64_t seeded = max_seq();
+  for (int writes = 0; writes <= kMaxWrites; ++writes) {
+    SCOPED_TRACE("the database fails after " + std::to_string(writes) + " row writes");
+    const push::PushCommit pushed = round_commit(writes, false);
+    const auto answer = push_failing_after(writes, pushed, options());
+    const std::int64_t expected_seq = seeded + writes + 1;
+    if (answer) {
+      // Every write was allowed: the push is complete, not cut short. It
+      // writes four rows at least, so fewer allowed writes must have failed
+      // it: else the injected failure never reached its writes.
+      EXPECT_GE(writes, 4) << "the push completed with fewer row writes than its rows";
+      RecordProperty("row_writes_of_the_push", writes);
+      EXPECT_EQ(answer->status, PushAnswerStatus::applied);
+      EXPECT_EQ(answer->commit_seq, std::optional<std::int64_t>(expected_seq));
+    } else {
+      // The database works again: the same push applies, at the next seq.
+      EXPECT_EQ(apply(pushed), expected_seq);
+    }
+    if (HasFailure()) return;  // one round's report is enough to debug
+    const std::string r = std::to_string(writes);
+    EXPECT_EQ(payload_of("tasks", "new-" + r),
+              std::optional<storage::Bytes>(task("new-" + r, "p1", "inserted")));
+    EXPECT_EQ(version_of("tasks", "old-" + r), std::optional<std::int64_t>(2));
+    EXPECT_FALSE(row("members", "m-" + r));
+    EXPECT_EQ(scopes_of("docs", "d-" + r),
+              (std::optional<std::map<std::string, std::string>>(
+                  {{"org_id", "o1"}, {"team_id", "team-a"}})));
+    ASSERT_EQ(commits().size(), static_cast<std::size_t>(expected_seq));
+    EXPECT_EQ(commits().back().entry.changes.size(), 4u);
+    if (answer) return;
+  }
+  FAIL() << "the push was still failing after " << kMaxWrites << " row writes";
+}
+
+TEST_P(PushCrash, PUSH_CRASH_2_ARejectionCutAfterAnyWriteLeavesNoTraceAndIsStoredAgain) {
+  record_spec("§6.4", "PUSH-CRASH-2");
+  seed_rounds();
+  if (HasFatalFailure()) return;
+  const std::int64_t seeded = max_seq();
+  const push::PushOptions refusing = refusing_options();
+  for (int writes = 0; writes <= kMaxWrites; ++writes) {
+    SCOPED_TRACE("the database fails after " + std::to_string(writes) + " row writes");
+    const push::PushCommit pushed = round_commit(writes, true);
+    auto answer = push_failing_after(writes, pushed, refusing);
+    const bool completed = answer.has_value();
+    if (completed) {
+      // The rejection itself is a row written: with none allowed it fails.
+      EXPECT_GE(writes, 1) << "the rejection was stored with no row write allowed";
+      RecordProperty("row_writes_of_the_push", writes);
+    }
+    // The database works again: the same push is rejected and stored.
+    if (!completed) answer = push(pushed, refusing);
+    EXPECT_EQ(answer->status, PushAnswerStatus::rejected);
+    EXPECT_THAT(answer->results, ::testing::ElementsAre(error_at(
+                                     4, "test.refused", "refused by the test's validator")));
+    EXPECT_FALSE(answer->replayed) << "the rejection was found stored by a failed push";
+    // Stored: a repeat replays it; nothing else was written.
+    const auto replay = push(pushed, refusing);
+    EXPECT_EQ(replay.status, PushAnswerStatus::rejected);
+    EXPECT_TRUE(replay.replayed);
+    EXPECT_EQ(max_seq(), seeded);
+    const std::string r = std::to_string(writes);
+    EXPECT_FALSE(row("tasks", "new-" + r));
+    EXPECT_EQ(version_of("tasks", "old-" + r), std::optional<std::int64_t>(1));
+    EXPECT_TRUE(row("members", "m-" + r));
+    if (HasFailure() || completed) return;
+  }
+  FAIL() << "the push was still failing after " << kMaxWrites << " row writes";
+}
+
+// The points a push fails at when a hook callback fails there: each read
+// (H0 after the lookup outside the transaction, H3 after the recheck under
+// the lock), right after the lock and its SAVEPOINT (H2), between the staged
+// writes and the commit (H4, H5), and just before COMMIT (H6), on the applied
+// path and on the rejection path (which does not pass H4 and H5).
+TEST_P(PushCrash, PUSH_CRASH_3_AFailureAtAnyHookPointLeavesNoTraceAndThePushRunsAgain) {
+  record_spec("§6.4", "PUSH-CRASH-3");
+  SSP_GRANT_CAPABILITY(push_hooks, candidate(), Capability::push_hooks);
+  seed_rounds();
+  if (HasFatalFailure()) return;
+  std::int64_t expected_seq = max_seq();
+  int round = 0;
+  for (const bool rejected : {false, true}) {
+    for (int p = 0; p <= static_cast<int>(PushHookPoint::before_commit); ++p) {
+      const auto point = static_cast<PushHookPoint>(p);
+      const bool passes = !rejected || (point != PushHookPoint::after_operations &&
+                                        point != PushHookPoint::before_append_commit);
+      if (!passes) continue;
+      const std::string name(push::push_hook_point_name(point));
+      SCOPED_TRACE(std::string(rejected ? "a rejection" : "an applied push") + " failing at " + name);
+      const push::PushCommit pushed = round_commit(round++, rejected);
+      const push::PushOptions working = round_options(rejected);
+      push::PushOptions failing = working;
+      install_push_hook(push_hooks, failing, [point, name](PushHookPoint reached) {
+        if (reached == point) throw std::runtime_error("failure injected at " + name);
+      });
+      const std::string before = database().dump_all_tables();
+      EXPECT_THROW(push(pushed, failing), std::runtime_error);
+      EXPECT_EQ(database().dump_all_tables(), before) << "the failed push left a trace";
+      expect_runs_again(pushed, working,
+                        rejected ? std::nullopt : std::optional<std::int64_t>(++expected_seq));
+      if (HasFailure()) return;
+    }
+  }
+}
+
+// The COMMIT itself fails (a deferred check the database runs at COMMIT),
+// after every statement of the push succeeded, on the applied path and on
+// the rejection path.
+TEST_P(PushCrash, PUSH_CRASH_4_APushWhoseCommitFailsLeavesNoTraceAndRunsAgain) {
+  record_spec("§6.4", "PUSH-CRASH-4");
+  seed_rounds();
+  if (HasFatalFailure()) return;
+  const std::int64_t seeded = max_seq();
+  for (const bool rejected : {false, true}) {
+    SCOPED_TRACE(rejected ? "a rejection" : "an applied push");
+    const push::PushCommit pushed = round_commit(rejected ? 1 : 0, rejected);
+    const push::PushOptions working = round_options(rejected);
+    const std::string before = database().dump_all_tables();
+    if (!database().inject_commit_failure()) {
+      GTEST_SKIP() << "this backend cannot fail a COMMIT from outside the candidate's connection "
+                      "(SQLite has no deferred trigger)";
+    }
+    EXPECT_THROW(push(pushed, working), StorageError);
+    database().clear_injected_failures();
+    EXPECT_EQ(database().dump_all_tables(), before) << "the push whose COMMIT failed left a trace";
+    expect_runs_again(pushed, working,
+                      rejected ? std::nullopt : std::optional<std::int64_t>(seeded + 1));
+  }
+}
+
+}  // namespace
+}  // namespace ssp::harness

@@ -1,0 +1,132 @@
+// PUSH_RESULT shapes, idempotent replay and the cache miss (SSP2 §2.3, §6.3;
+// design notes push.md §1.4, §5, §6.1 items 5 and 8).
+#include <gmock/gmock.h>
+
+#include "harness/fixtures/push_fixtures.hpp"
+#include "harness/gates/granted_options.hpp"
+
+namespace ssp::harness {
+namespace {
+
+using push::OperationStatus;
+using push::PushAnswerStatus;
+using push::PushHookPoint;
+
+class PushResults : public PushTest {
+ protected:
+  // The stored result text of `client_commit_id`, as the database holds it.
+  std::vector<std::string> stored_text(const std::string& client_commit_id) {
+    return database().query_column(
+        "SELECT result FROM sync_push_results WHERE client_commit_id = '" + client_commit_id +
+        "'");
+  }
+  const push::OperationResult cache_miss_ =
+      error_at(0, "sync.idempotency_cache_miss", "persisted push result unreadable (§6.3)", true);
+};
+SSP_SQL_BACKENDS(PushResults);
+
+TEST_P(PushResults, PUSH_5_AppliedCarriesARecordPerOperationRejectedExactlyOne) {
+  record_spec("§6.3", "PUSH-5");
+  const auto applied = push(commit("k1", {upsert("tasks", "t1", task("t1", "p1")),
+                                          upsert("tasks", "t2", task("t2", "p1")),
+                                          remove("tasks", "t9")}));
+  EXPECT_EQ(applied.status, PushAnswerStatus::applied);
+  EXPECT_EQ(applied.commit_seq, std::optional<std::int64_t>(1));
+  ASSERT_EQ(applied.results.size(), 3u);
+  for (std::int64_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(applied.results[i].op_index, i);
+    EXPECT_EQ(applied.results[i].status, OperationStatus::applied);
+  }
+  const auto rejected = push(commit("k2", {upsert("tasks", "t3", task("t3", "p1")),
+                                           upsert("tasks", "t1", task("t1", "p1"), 0),
+                                           upsert("tasks", "t4", task("t4", "p1"))}));
+  EXPECT_EQ(rejected.status, PushAnswerStatus::rejected);
+  EXPECT_FALSE(rejected.commit_seq);
+  ASSERT_EQ(rejected.results.size(), 1u);
+  EXPECT_EQ(rejected.results[0].op_index, 1);
+  EXPECT_EQ(rejected.results[0].status, OperationStatus::conflict);
+  EXPECT_FALSE(row("tasks", "t4"));  // never attempted
+}
+
+TEST_P(PushResults, PUSH_5_ARepeatedCommitIdReplaysWithoutRunningAgain) {
+  record_spec("§2.3", "PUSH-5");
+  int validations = 0;
+  int commit_validations = 0;
+  int notifications = 0;
+  auto counting = options();
+  counting.row_validators["tasks"] = [&](const push::RowValidation& op) {
+    ++validations;
+    if (op.row_id == "bad") throw push::ValidationRejection("test.bad", "bad row");
+  };
+  counting.commit_validator = [&](const push::CommitValidation&) { ++commit_validations; };
+  counting.notify = [&](const push::CommitNotification&) { ++notifications; };
+
+  const auto good = commit("k1", {upsert("tasks", "t1", task("t1", "p1"))});
+  const auto first = push(good, counting);
+  const auto second = push(good, counting);
+  EXPECT_EQ(first.status, PushAnswerStatus::applied);
+  EXPECT_EQ(second.status, PushAnswerStatus::cached);
+  EXPECT_EQ(second.commit_seq, first.commit_seq);
+  EXPECT_EQ(second.results, first.results);
+  EXPECT_EQ(validations, 1);
+  EXPECT_EQ(commit_validations, 1);
+  EXPECT_EQ(notifications, 1);
+
+  const auto bad = commit("k2", {upsert("tasks", "bad", task("bad", "p1"))});
+  const auto refused = push(bad, counting);
+  const auto again = push(bad, counting);
+  EXPECT_EQ(refused.status, PushAnswerStatus::rejected);
+  EXPECT_EQ(again.status, PushAnswerStatus::rejected);
+  EXPECT_FALSE(again.commit_seq);
+  EXPECT_EQ(again.results, refused.results);
+  EXPECT_FALSE(refused.replayed);
+  EXPECT_TRUE(again.replayed);
+  EXPECT_EQ(validations, 2);
+  EXPECT_EQ(max_seq(), 1);
+  EXPECT_EQ(commits().size(), 1u);
+  // The key is the pair (clientId, clientCommitId): another client's k1 is new.
+  const auto other_client = push(commit("k1", {upsert("tasks", "t2", task("t2", "p1"))}, "c2"));
+  EXPECT_EQ(other_client.status, PushAnswerStatus::applied);
+  EXPECT_EQ(other_client.commit_seq, std::optional<std::int64_t>(2));
+}
+
+TEST_P(PushResults, PUSH_8_AnUnreadableStoredResultIsARetryableCacheMissNeverStored) {
+  record_spec("§6.3", "PUSH-8");
+  const auto the_commit = commit("k1", {upsert("tasks", "t1", task("t1", "p1", "a"))});
+  ASSERT_EQ(apply(the_commit), 1);
+  database().exec("UPDATE sync_push_results SET result = '{\"results\":3}'");
+  const auto before = stored_text("k1");
+  int validations = 0;
+  auto counting = options();
+  counting.row_validators["tasks"] = [&](const push::RowValidation&) { ++validations; };
+  const auto answer = push(commit("k1", {upsert("tasks", "t1", task("t1", "p1", "b"))}), counting);
+  EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
+  EXPECT_FALSE(answer.commit_seq);
+  EXPECT_THAT(answer.results, ::testing::ElementsAre(cache_miss_));
+  EXPECT_EQ(validations, 0);
+  EXPECT_EQ(stored_text("k1"), before);
+  EXPECT_EQ(payload_of("tasks", "t1"), std::optional<storage::Bytes>(task("t1", "p1", "a")));
+  EXPECT_EQ(max_seq(), 1);
+}
+
+TEST_P(PushResults, PUSH_8_TheLockedRecheckAnswersTheCacheMissToo) {
+  record_spec("§6.3", "PUSH-8");
+  SSP_GRANT_CAPABILITY(push_hooks, candidate(), Capability::push_hooks);
+  // After the optimistic lookup missed, an unreadable result appears under the key.
+  auto racing = options();
+  install_push_hook(push_hooks, racing, [&](PushHookPoint point) {
+    if (point != PushHookPoint::after_optimistic_miss) return;
+    database().exec(
+        "INSERT INTO sync_push_results (partition, client_id, client_commit_id, result) VALUES "
+        "('acme', 'client-1', 'k1', '{\"status\":\"applied\",\"results\":[]}')");
+  });
+  const auto answer = push(commit("k1", {upsert("tasks", "t1", task("t1", "p1"))}), racing);
+  EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
+  EXPECT_THAT(answer.results, ::testing::ElementsAre(cache_miss_));
+  EXPECT_FALSE(row("tasks", "t1"));
+  EXPECT_EQ(max_seq(), 0);
+  EXPECT_EQ(count("sync_push_results"), 1);
+}
+
+}  // namespace
+}  // namespace ssp::harness
