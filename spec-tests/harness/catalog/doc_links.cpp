@@ -33,7 +33,7 @@ std::vector<std::string> repository_documents(const std::string& root) {
   std::vector<std::string> files;
   if (fs::exists(fs::path(root) / "README.md"))
     files.push_back((fs::path(root) / "README.md").string());
-  for (const char* folder : {"docs", "bench", "property-tests"}) {
+  for (const char* folder : {"docs", "bench", "property-tests", "reference", "spec-tests"}) {
     const fs::path dir = fs::path(root) / folder;
     if (!fs::is_directory(dir)) continue;
     for (const auto& entry : fs::recursive_directory_iterator(dir)) {

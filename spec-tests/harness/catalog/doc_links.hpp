@@ -9,7 +9,8 @@
 namespace ssp::harness {
 
 // The Markdown files of the repository at `root` that a reader is pointed
-// to: README.md and every *.md under docs/, bench/ and property-tests/.
+// to: README.md and every *.md under docs/, bench/, property-tests/, reference/
+// and spec-tests/ (the layout tables among them).
 std::vector<std::string> repository_documents(const std::string& root);
 
 // What in `file` (under `root`) points outside the repository: a Markdown
