@@ -1,6 +1,6 @@
 #include "storage_models.hpp"
 
-#include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace ssp::properties {
 namespace {
@@ -24,27 +24,10 @@ const char* type_name_model(storage::ColumnType type) {
 }  // namespace
 
 std::string json_string_model(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char escaped[7];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned char>(c));
-          out += escaped;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
+  // Another writer than the reference's (json_text.cpp): nlohmann's, whose
+  // escapes of valid UTF-8 are JSON.stringify's (\" \\ \b \f \n \r \t, and
+  // \u00xx in lower case for the other control characters; nothing else).
+  return nlohmann::json(text).dump();
 }
 
 std::string layouts_text_model(const storage::ServerSchema& schema) {

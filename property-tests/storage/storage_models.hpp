@@ -15,7 +15,8 @@ namespace ssp::properties {
 
 // `text` as JSON.stringify writes a string: quoted; `"` and `\` escaped;
 // \b \f \n \r \t short; other code units below 0x20 as \u00xx (lowercase
-// hex); everything else, non-ASCII included, as it is.
+// hex); everything else, non-ASCII included, as it is. `text` is valid UTF-8
+// (the generators' names are): the writer throws on anything else.
 std::string json_string_model(const std::string& text);
 
 // The layouts text of `schema` (storage.md §1.2): a compact JSON object, one

@@ -74,5 +74,20 @@ TEST(DriverPool, HARNESS_24_ReuseOffStartsAProcessPerStore) {
   }
 }
 
+TEST(DriverPool, HARNESS_48_AProcessWhoseCloseFailedIsNeverReused) {
+  harness::record_spec("Driver", "HARNESS-48");
+  // Every close of this fake answers an error: each test that closes a store
+  // errs (a driver error, exit 2), and its process must serve no other store.
+  const ConformanceRun run =
+      run_conformance("exec:'" SSP_FAKE_PUSH_DRIVER "' close-fails", kSlice, {"SSP_DRIVER_TRACE=1"});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, ::testing::HasSubstr("fails after closing the store")) << run.output;
+  const auto traffic = traffic_of(run.output);
+  ASSERT_GT(total_opens(traffic), 5) << run.output;
+  for (const auto& [pid, process] : traffic) {
+    EXPECT_LE(process.opens, 1) << "process " << pid << " served a store after its close failed";
+  }
+}
+
 }  // namespace
 }  // namespace ssp::driver_tests

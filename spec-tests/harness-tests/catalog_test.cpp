@@ -77,18 +77,22 @@ TEST(Catalog, TRACE_8_EveryRowHasALevelAndAReferenceRowNamesItsDecision) {
   CatalogEntry row{"a.md", "R1", "§5.1", "MUST", {"Suite.R1_X"}};
   std::vector<CatalogEntry> rows;
   for (const char* level : {"MUST", "SHOULD", "reference (D5)", "DECISION", "reference",
-                            "reference (D5, Q99)"}) {
+                            "reference (D5, Q99)", "reference (D1)", "reference (D3)",
+                            "reference (EJ-D3)"}) {
     row.level = level;
     rows.push_back(row);
   }
   row.kind = "self-test";
   row.level = "reference";
   rows.push_back(row);  // a self-test's decision is informative only
-  const auto problems = level_problems(rows, "| D5 find tie-break |");
+  // A decision is named whole: D10 does not mention D1, nor EJ-D3 D3.
+  const auto problems = level_problems(rows, "| D5 find tie-break |\n| D10 x |\n| EJ-D3 y |");
   EXPECT_TRUE(mentions(problems, "level 'DECISION', which is none of"));
   EXPECT_TRUE(mentions(problems, "level 'reference': a reference-level conformance row names"));
   EXPECT_TRUE(mentions(problems, "does not mention 'Q99'"));
-  EXPECT_EQ(problems.size(), 3u);
+  EXPECT_TRUE(mentions(problems, "does not mention 'D1'"));
+  EXPECT_TRUE(mentions(problems, "does not mention 'D3'"));
+  EXPECT_EQ(problems.size(), 5u);
 }
 
 // record_spec calls of every test source of the suites.

@@ -100,6 +100,31 @@ TEST(Expectations, HARNESS_22_AFileThatNamesNoTestOrIsMalformedStopsTheRun) {
   EXPECT_THAT(overflow.err, ::testing::Not(HasSubstr("[json.exception")));
 }
 
+TEST(Expectations, HARNESS_49_AFileThatIsNotJsonIsReportedInOurWordsWithItsLine) {
+  record_spec("Harness", "HARNESS-49");
+  const ExpectationsFile broken("{\n  \"expectedFailures\": [\n    {\"test\": x}\n  ]\n}\n");
+  const std::string where = "expectations file " + broken.path() + ": line 3, column 14: ";
+  // Named by the flag the user typed ...
+  const ChildRun flag = run_child(SSP_CONFORMANCE, {"--gtest_brief=1", "--gtest_filter=" + kTest,
+                                                    "--expect", broken.path()});
+  ASSERT_TRUE(flag.exited);
+  EXPECT_EQ(flag.exit_code, 2);
+  EXPECT_THAT(flag.err, HasSubstr("--expect: " + where + "not JSON there (an unexpected 'x')"));
+  EXPECT_THAT(flag.err, ::testing::Not(HasSubstr("syntax error")));
+  EXPECT_THAT(flag.err, ::testing::Not(HasSubstr("last read")));
+  // ... or by the variable.
+  const ChildRun variable = run_with("reference", broken);
+  ASSERT_TRUE(variable.exited);
+  EXPECT_EQ(variable.exit_code, 2);
+  EXPECT_THAT(variable.err, HasSubstr("SSP_EXPECTATIONS: " + where));
+  // A file that stops inside its value.
+  const ExpectationsFile cut("{\"expectedFailures\": [");
+  const ChildRun ended = run_with("reference", cut);
+  ASSERT_TRUE(ended.exited);
+  EXPECT_EQ(ended.exit_code, 2);
+  EXPECT_THAT(ended.err, HasSubstr(cut.path() + ": the text ends before its JSON value does"));
+}
+
 // Two tests fail on wrong:finds-nothing (both MUST); the file excuses one.
 TEST(Expectations, HARNESS_27_AnExpectedFailureExcusesOnlyTheTestItNames) {
   record_spec("Harness", "HARNESS-27");

@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "harness/catalog/spec.hpp"
@@ -197,6 +198,22 @@ TEST(Reports, REPORT_9_ARunWithAReportDirectoryLeavesTheThreeReports) {
   EXPECT_THAT(read_text_file(dir / "junit.xml"),
               HasSubstr("<skipped type=\"skipped\" message=\"memory backend has no SQL tables"));
   EXPECT_THAT(read_text_file(dir / "summary.md"), HasSubstr("| \u00a75.1 | 1 / 0 / 0 / 1 |"));
+}
+
+TEST(Reports, HARNESS_46_AReportDirectoryThatCannotBeWrittenFailsARunThatPassed) {
+  record_spec("Harness", "HARNESS-46");
+  // A directory under a regular file: no one can create it, root included.
+  const std::filesystem::path file = scratch_directory() / "harness-46-a-file";
+  std::filesystem::remove_all(file);
+  std::ofstream(file) << "not a directory\n";
+  const std::filesystem::path dir = file / "reports";
+  const ChildRun run = run_child(SSP_CONFORMANCE, {"--gtest_brief=1", "--report-dir", dir.string(),
+                                                   "--gtest_filter=SegmentIdentity.R1_*/memory"});
+  ASSERT_TRUE(run.exited) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("1 passed, 0 failed, 0 skipped")) << "the test itself passed";
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+  EXPECT_THAT(run.err, HasSubstr("--report-dir: cannot create the report directory " + dir.string()));
+  std::filesystem::remove_all(file);
 }
 
 TEST(Reports, HARNESS_42_ListPrintsEachSelectedTestWithWhatTheCatalogSaysAndRunsNone) {

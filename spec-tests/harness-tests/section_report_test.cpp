@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "harness/catalog/spec.hpp"
+#include "harness/verdict/section_report.hpp"
 #include "harness/verdict/section_table.hpp"
 
 namespace ssp::harness {
@@ -149,6 +150,24 @@ TEST(SectionTable, REPORT_4_WarningsReferenceLevelAndWhatElseFailedAreSaidApart)
       "\n"
       "harness errors (a bug of the suite; please report it):\n"
       "  S.R2_C/memory: harness error: its own SQL is wrong\n");
+}
+
+TEST(SectionTable, HARNESS_45_AnExcusedFailureHidesNoOtherFailureGoogleTestCounted) {
+  record_spec("Harness", "HARNESS-45");
+  // One expected failure; GoogleTest counts two failed tests and fails the run.
+  const SectionTally one_excused = {.passed = 5, .expected = 1};
+  EXPECT_EQ(run_exit_status(one_excused, false, 2, 1), 1) << "a failure no record excuses";
+  EXPECT_EQ(run_exit_status(one_excused, false, 1, 1), 0) << "the excused failure alone";
+  const SectionTally excused_each_way = {.expected = 1, .warned = 1, .reference_failed = 1};
+  EXPECT_EQ(run_exit_status(excused_each_way, false, 3, 1), 0);
+  EXPECT_EQ(run_exit_status(excused_each_way, false, 4, 1), 1);
+  // What decided the run before stands.
+  EXPECT_EQ(run_exit_status({.passed = 5}, false, 0, 1), 1) << "GoogleTest's own failure";
+  EXPECT_EQ(run_exit_status({.passed = 5}, false, 0, 0), 0);
+  EXPECT_EQ(run_exit_status({.failed = 1, .expected = 1}, false, 2, 1), 1);
+  EXPECT_EQ(run_exit_status(one_excused, true, 1, 1), 1) << "a failure outside every test";
+  EXPECT_EQ(run_exit_status({.failed = 1, .errors = 1}, false, 2, 1), 2);
+  EXPECT_EQ(run_exit_status({.harness_errors = 1, .expected = 1}, false, 2, 1), 2);
 }
 
 }  // namespace

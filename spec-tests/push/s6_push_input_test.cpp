@@ -49,6 +49,24 @@ TEST_P(PushInput, PUSH_IN_1_RequestLevelRefusalsWriteAndStoreNothing) {
   EXPECT_EQ(apply(commit("k1", {one("t1"), one("t2")}, R"(x["remote-command",)")), 1);
 }
 
+TEST_P(PushInput, PUSH_IN_3_ACommitOfExactlyTheCapApplies) {
+  record_spec("§6.1", "PUSH-IN-3");
+  // Only exceeding the cap is refused: at the cap, the commit applies whole.
+  const auto one = [&](const std::string& id) { return upsert("tasks", id, task(id, "p1")); };
+  auto small_cap = options();
+  small_cap.max_operations_per_request = 3;
+  const push::PushAnswer three = push(commit("k1", {one("t1"), one("t2"), one("t3")}), small_cap);
+  EXPECT_EQ(three.status, PushAnswerStatus::applied) << ::testing::PrintToString(three);
+  EXPECT_EQ(three.commit_seq, 1);
+  // The same at the cap the harness passes by default.
+  const std::int64_t cap = options().max_operations_per_request;
+  std::vector<push::PushOperation> at_cap;
+  for (std::int64_t i = 0; i < cap; ++i) at_cap.push_back(one("u" + std::to_string(i)));
+  EXPECT_EQ(apply(commit("k2", at_cap)), 2);
+  EXPECT_EQ(count("sync_changes"), 3 + cap) << "every operation of both commits";
+  EXPECT_TRUE(row("tasks", "u" + std::to_string(cap - 1)).has_value());
+}
+
 TEST_P(PushInput, PUSH_IN_2_BadInputOfOneOperationIsAStoredRejection) {
   record_spec("§6.1", "PUSH-IN-2");
   struct Case {

@@ -72,6 +72,8 @@ wire::Json error_answer(const std::exception_ptr& error) {
     return answer(code::bad_request, e);
   } catch (const Unsupported& e) {
     return answer(code::unsupported, e);
+  } catch (const InvalidResult& e) {
+    return answer(code::invalid_result, e, {{"raw", e.raw()}});
   } catch (const std::exception& e) {
     return answer(code::internal, e);
   } catch (...) {

@@ -23,6 +23,10 @@ inline constexpr std::string_view constraint_violation = "ssp.constraint_violati
 inline constexpr std::string_view storage_query_error = "ssp.storage_query_error";
 // Capability commands: a command request refused or failed (data: its operation.* code).
 inline constexpr std::string_view operation_refused = "ssp.operation_refused";
+// The implementation answered something the protocol cannot carry as the
+// method's result (data: {"raw": its text}): the candidate's wrong answer, a
+// failure of the test that asked, not a driver error.
+inline constexpr std::string_view invalid_result = "ssp.invalid_result";
 
 // The driver's own failures: always a driver error in the harness.
 inline constexpr std::string_view unsupported = "ssp.unsupported";

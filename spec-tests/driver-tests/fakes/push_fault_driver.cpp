@@ -1,7 +1,7 @@
-// ssp-fake-push-driver FAULT: the reference driver with one push method
-// wrong, for the harness's own tests (HARNESS-34): each fault is one way a
+// ssp-fake-push-driver FAULT: the reference driver with one method wrong, for
+// the harness's own tests. The push faults (HARNESS-34) are each one way a
 // real implementation can get push wrong, and a conformance run against it
-// must fail or err, never pass.
+// must fail or err, never pass:
 //  - commits-before-validating: push.run applies the commit with no row
 //    validator, then calls validate_row for each upsert and ignores the
 //    verdicts;
@@ -11,12 +11,22 @@
 //  - upsert-loses-its-error: tx.upsert_row answers success whatever its
 //    statement did (an error such as an unknown table is lost). Deterministic
 //    on purpose: a fault that raced the server loop was caught sometimes as a
-//    wrong answer and sometimes as a protocol violation.
+//    wrong answer and sometimes as a protocol violation;
+//  - relays-an-invalid-stored-result: storage.get_push_result and
+//    tx.get_push_result stand for an implementation that reads an unreadable
+//    stored result as valid: where the reference misses the cache, they relay
+//    that answer as ssp.invalid_result (D-4 must fail, not err).
+// And one fault of the process's life (HARNESS-48):
+//  - close-fails: segments.close closes the store, then answers an error, so
+//    the harness must not hand the process to another store.
 #include <iostream>
+#include <stdexcept>
 
 #include "connection.hpp"
+#include "error_answer.hpp"
 #include "server.hpp"
 #include "ssp/push/push_pipeline.hpp"
+#include "ssp/storage/push_result.hpp"
 #include "ssp/storage/row_codec.hpp"
 #include "wire/push_values.hpp"
 #include "wire/wire_values.hpp"
@@ -77,6 +87,25 @@ Method upsert_loses_its_error(Method real) {
   };
 }
 
+Method reads_an_unreadable_result_as_valid(Method real) {
+  return [real](const Fields& params) -> Json {
+    try {
+      return real(params);
+    } catch (const ssp::push::IdempotencyCacheMiss& miss) {
+      throw InvalidResult("the stored push result was read as valid, but is not a result",
+                          "(the stored text, which the reference refused: " +
+                              std::string(miss.what()) + ")");
+    }
+  };
+}
+
+Method close_fails(Method real) {
+  return [real](const Fields& params) -> Json {
+    real(params);
+    throw std::runtime_error("the fake's segments.close fails after closing the store");
+  };
+}
+
 }  // namespace
 }  // namespace ssp::driver
 
@@ -92,9 +121,16 @@ int main(int argc, char** argv) {
     methods["push.run"] = skips_a_hook_point;
   } else if (fault == "upsert-loses-its-error") {
     methods["tx.upsert_row"] = upsert_loses_its_error(methods["tx.upsert_row"]);
+  } else if (fault == "relays-an-invalid-stored-result") {
+    for (const char* method : {"storage.get_push_result", "tx.get_push_result"}) {
+      methods[method] = reads_an_unreadable_result_as_valid(methods[method]);
+    }
+  } else if (fault == "close-fails") {
+    methods["segments.close"] = close_fails(methods["segments.close"]);
   } else {
     std::cerr << "usage: ssp-fake-push-driver commits-before-validating | applied-for-replay | "
-                 "skips-a-hook-point | upsert-loses-its-error\n";
+                 "skips-a-hook-point | upsert-loses-its-error | relays-an-invalid-stored-result | "
+                 "close-fails\n";
     return 2;
   }
   std::ios::sync_with_stdio(false);

@@ -88,7 +88,8 @@ std::vector<std::string> kind_problems(
 // What is wrong with the level column (empty when nothing): a level that is
 // none of MUST, SHOULD and reference; a reference-level conformance row that
 // does not name its decision in parentheses, or names one (D5, Q8, a topic)
-// that `decisions` (the text of docs/decisions.md) never mentions. A
+// that `decisions` (the text of docs/decisions.md) never mentions as a whole
+// name (D1 is not mentioned by "D10", nor D3 by "EJ-D3"). A
 // self-test's level is informative only: self-tests never judge a candidate.
 std::vector<std::string> level_problems(const std::vector<CatalogEntry>& catalog,
                                         const std::string& decisions);

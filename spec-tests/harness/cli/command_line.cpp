@@ -77,6 +77,16 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
   return line;
 }
 
+std::string setting_name(const CommandLine& line, const std::string& variable) {
+  const bool from_a_flag = std::any_of(line.environment.begin(), line.environment.end(),
+                                       [&](const auto& set) { return set.first == variable; });
+  if (!from_a_flag) return variable;
+  for (const VariableFlag& known : kVariableFlags) {
+    if (known.variable == variable) return known.flag;
+  }
+  return variable;
+}
+
 std::string filter_for_backends(const std::string& filter, const std::vector<Backend>& backends) {
   if (backends.empty()) return filter;
   std::string left_out;

@@ -41,6 +41,11 @@ struct CommandLine {
 // wrong.
 CommandLine parse_command_line(const std::vector<std::string>& arguments);
 
+// How the user named the setting behind `variable` (SSP_EXPECTATIONS …): its
+// flag ("--expect") when `line` gave it, else the variable itself. Messages
+// about a setting name it so.
+std::string setting_name(const CommandLine& line, const std::string& variable);
+
 // `filter` (GoogleTest's --gtest_filter) narrowed to the tests of `backends`:
 // a test parameterized by another backend (a name ending "/memory",
 // "/sqlite" or "/postgres") is left out; a test of no backend stays.

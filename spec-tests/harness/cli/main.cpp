@@ -138,7 +138,8 @@ int main(int argc, char** argv) {
   try {
     expectations = ssp::harness::expectations_from_environment(all_test_names());
   } catch (const std::exception& failure) {
-    std::fprintf(stderr, "SSP_EXPECTATIONS: %s\n", failure.what());
+    std::fprintf(stderr, "%s: %s\n", ssp::harness::setting_name(line, "SSP_EXPECTATIONS").c_str(),
+                 failure.what());
     return 2;
   }
   ssp::harness::VerdictProfile profile;

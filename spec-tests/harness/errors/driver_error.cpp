@@ -77,6 +77,11 @@ const std::map<std::string_view, Thrower>& throwers() {
        [](auto& m, auto& d) {
          throw Relayed<storage::StorageQueryError>(m, d.text("code"), std::string());
        }},
+      {code::invalid_result,
+       [](auto& m, const wire::Fields& d) {
+         throw InvalidCandidateAnswer("the candidate answered a value that is not a valid "
+                                      "result: " + m + " (its answer: " + d.text("raw") + ")");
+       }},
       {code::unknown_table,
        [](auto& m, const wire::Fields& d) {
          throw Relayed<storage::UnknownTable>(m, d.text("table"));

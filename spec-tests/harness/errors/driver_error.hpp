@@ -31,6 +31,14 @@ inline bool reports_driver_error(const std::string& message) {
   return reports_run_error(RunErrorKind::driver, message);
 }
 
+// A driver relayed an answer of its implementation that is not a valid value
+// for the method (ssp.invalid_result): the candidate answered wrongly, so the
+// test that asked fails; unlike a DriverError, the run does not err.
+class InvalidCandidateAnswer : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Raises what an error answer stands for (docs/driver-protocol.md, "Errors"):
 // the exception type of its code with the driver's message as what(), or a
 // DriverError for the driver's own codes, unknown codes and malformed errors.

@@ -135,6 +135,7 @@ void SectionReport::OnTestProgramEnd(const ::testing::UnitTest& unit) {
     notes_.outside_tests.push_back(
         {"(the test program, outside every suite)", failure_messages(unit.ad_hoc_test_result())});
   }
+  googletest_failed_tests_ = unit.failed_test_count();
   notes_.profile_line = profile_line(profile_);
   std::printf("\ncandidate under test: %s\n", candidate_.c_str());
   std::fputs(
@@ -144,17 +145,24 @@ void SectionReport::OnTestProgramEnd(const ::testing::UnitTest& unit) {
   std::fflush(stdout);
 }
 
-int SectionReport::exit_status(int googletest_status) const {
-  const SectionTally total = tally_of_all(records_);
+int run_exit_status(const SectionTally& total, bool failed_outside_tests,
+                    int googletest_failed_tests, int googletest_status) {
   if (total.errors + total.harness_errors > 0) return 2;
-  if (total.failed > 0 || !notes_.outside_tests.empty()) return 1;
+  if (total.failed > 0 || failed_outside_tests) return 1;
   // Failures that do not fail the run: expected, warned, reference level.
+  // GoogleTest fails the run for each of them too, so its status alone cannot
+  // say whether anything else failed; its count of failed tests can.
   const int excused = total.expected + total.warned + total.reference_failed;
-  // GoogleTest fails the run for every failed test, excused ones included.
-  // When no test failed at all, its failure has a cause this report did not
-  // see, and it stands.
+  if (googletest_failed_tests > excused) return 1;
+  // When no test failed at all, GoogleTest's failure has a cause this report
+  // did not see, and it stands.
   if (excused == 0) return googletest_status;
   return 0;
+}
+
+int SectionReport::exit_status(int googletest_status) const {
+  return run_exit_status(tally_of_all(records_), !notes_.outside_tests.empty(),
+                         googletest_failed_tests_, googletest_status);
 }
 
 }  // namespace ssp::harness

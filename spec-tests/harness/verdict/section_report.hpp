@@ -26,10 +26,25 @@
 #include "harness/catalog/catalog.hpp"
 #include "harness/verdict/expectations.hpp"
 #include "harness/verdict/section_table.hpp"
+#include "harness/verdict/section_tallies.hpp"
 #include "harness/verdict/test_record.hpp"
 #include "harness/verdict/verdict_profile.hpp"
 
 namespace ssp::harness {
+
+// The exit status of a run whose records add up to `total`:
+//  - 2 when a test erred;
+//  - 1 when a failure that counts under the profile was not expected, an
+//    expected failure passed, or `failed_outside_tests` (a failure GoogleTest
+//    recorded outside every test);
+//  - 1 when GoogleTest counts more failed tests (`googletest_failed_tests`)
+//    than the records excuse (expected, warned, reference-level): a failure
+//    this report did not see, which an excused one must not hide;
+//  - `googletest_status` (RUN_ALL_TESTS()) when nothing was excused, so that a
+//    failure GoogleTest saw and no test recorded stands;
+//  - else 0.
+int run_exit_status(const SectionTally& total, bool failed_outside_tests,
+                    int googletest_failed_tests, int googletest_status);
 
 class SectionReport final : public ::testing::EmptyTestEventListener {
  public:
@@ -49,10 +64,8 @@ class SectionReport final : public ::testing::EmptyTestEventListener {
   void OnTestProgramEnd(const ::testing::UnitTest& unit) override;
 
   // The run's exit status once every test ended (`googletest_status` is
-  // RUN_ALL_TESTS()): 2 when a test erred; 1 when a failure that counts under
-  // the profile was not expected, an expected failure passed, or a failure
-  // happened outside every test; `googletest_status` when GoogleTest failed
-  // the run for a reason no test and no suite recorded; else 0.
+  // RUN_ALL_TESTS()): run_exit_status of the records, the failures outside
+  // every test and the failed tests GoogleTest counted.
   int exit_status(int googletest_status) const;
 
   // Every test that ended, in the order it ended.
@@ -68,6 +81,7 @@ class SectionReport final : public ::testing::EmptyTestEventListener {
   Expectations expectations_;
   VerdictProfile profile_;
   std::vector<TestRecord> records_;
+  int googletest_failed_tests_ = 0;  // as GoogleTest counted them at the end
   std::vector<SkippedTest> skipped_;
   ExpectationNotes notes_;
 };
