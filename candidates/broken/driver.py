@@ -8,13 +8,12 @@ It starts the Python candidate (``../python/driver.py``, next to this folder; ex
 are passed on to it) as a child process and relays the driver protocol (docs/driver-protocol.md)
 line by line in both directions, unchanged, with one exception:
 
-    the answer to ``segments.put`` reports the record's ``byteLength`` one byte too long.
+    the answer to ``segments.put`` reports a ``segmentId`` whose last hex digit is wrong.
 
-That breaks requirement R1 of docs/requirements/segments.md (SSP2 §5.1: a put answers the
-content address of the bytes and *their length*), a MUST, so a run under profile spec fails
-with exit status 1. The publications inside the record keep the true length and ``segments.get``
-answers the true record, so the tests that compare a put's answer with what a later read
-returns fail as well (R2's round trip, R6's "nothing changes"), as they would against a store
+That breaks requirement R1 of docs/requirements/segments.md (SSP2 §5.1 MUST#1: the id is the
+SHA-256 content address of the bytes), a MUST, so a run under profile spec fails with exit
+status 1. ``segments.get`` answers the true record, so the tests that compare a put's answer
+with what a later read returns fail as well (R2's round trip), as they would against a store
 with this bug. The protocol
 itself is kept: every line is valid, every answer goes to the id it belongs to, callbacks
 (``hook``, ``hash``, …) and the harness's answers to them pass untouched. A broken protocol
@@ -47,18 +46,19 @@ def _id_key(value):
 
 
 def break_answer(message: dict) -> bool:
-    """The one change: a put's answered record is one byte longer than its bytes. True when
-    the message was changed."""
+    """The one change: a put's answered record names another content address, its last hex
+    digit changed ("sha256:…0" becomes "sha256:…1", anything else "…0"). True when the message
+    was changed."""
     result = message.get("result")
     if not isinstance(result, dict):
         return False
     record = result.get("record")
     if not isinstance(record, dict):
         return False
-    length = record.get("byteLength")
-    if not isinstance(length, int) or isinstance(length, bool):
+    segment_id = record.get("segmentId")
+    if not isinstance(segment_id, str) or not segment_id:
         return False
-    record["byteLength"] = length + 1
+    record["segmentId"] = segment_id[:-1] + ("1" if segment_id[-1] == "0" else "0")
     return True
 
 

@@ -71,7 +71,7 @@ def read(path: str) -> list[Candidate]:
         if not expectations:
             raise InputError(f"{where}: expectations: empty (write - for none)")
         if profile not in PROFILES:
-            raise InputError(f"{where}: profile: expected spec or reference, got {profile!r}")
+            raise InputError(f"{where}: profile: expected spec, 0.22 or reference, got {profile!r}")
         for entry in entries:
             if not re.fullmatch(r"[A-Za-z0-9._-]+", entry):
                 raise InputError(f"{where}: CI reports: {entry!r} is not a directory name")

@@ -6,8 +6,8 @@ that open no store):
 - ``—``: the candidate ran none of them there;
 - ``error``: one erred;
 - ``fail``: one failed or passed against its expectations file, and that counts; ``fail (not
-  counted: LEVEL)`` when no such failure counts (a SHOULD test, or a reference-level one under
-  profile spec);
+  counted: LEVEL)`` when no such failure counts (a SHOULD test, or a 0.22 or reference-level
+  one its profile does not count);
 - ``skip``: all were skipped;
 - ``expected-fail``: some failed as the expectations file says, the rest passed or skipped;
 - ``pass`` otherwise.
@@ -121,8 +121,8 @@ def render(columns: list[tuple[Candidate, Run]], replacements=()) -> str:
             f"{_totals(run.totals)}{outside}.")
     add("")
     add("A cell is one candidate on one backend (`none`: tests that open no store): `pass`; "
-        "`fail` (a failure that counts); `fail (not counted: …)` (a SHOULD test, or a "
-        "reference-level one under profile `spec`: [the verdict](harness.md#the-verdict)); "
+        "`fail` (a failure that counts); `fail (not counted: …)` (a SHOULD test, or a 0.22 or "
+        "reference-level one its profile does not count: [the verdict](harness.md#the-verdict)); "
         "`expected-fail` (listed in the candidate's expectations file); `skip` (every test "
         "skipped); `error` (the candidate broke the protocol); `error (harness)` (the suite "
         "met a bug of its own); `—` (not run there). `[n]` is a note under the section's table giving the "

@@ -15,7 +15,7 @@ VERSION = 1
 
 OUTCOMES = ("passed", "failed", "expected-fail", "unexpected-pass", "skipped", "error")
 BACKENDS = ("memory", "sqlite", "postgres")
-PROFILES = ("spec", "reference")
+PROFILES = ("spec", "0.22", "reference")
 NO_SECTION = "(no section)"  # where a requirement whose section cell is empty is listed
 COUNT_FIELDS = ("passed", "failed", "failedNotCounted", "expectedFail", "unexpectedPass",
                 "skipped", "error")

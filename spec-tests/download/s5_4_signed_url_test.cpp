@@ -2,10 +2,17 @@
 // that any publication of the token's partition in its current epoch may carry
 // `sd` (SU-R* in docs/requirements/download.md), asked of the candidate's
 // signed-URL area. Golden values were computed from the §5.4 formula with an
-// independent HMAC-SHA256 (Python hmac); the tables of malformed tokens and
-// bad claims are fixtures/cases/signed_url/. The base64url codec itself is a
-// self-test (self-tests/base64url_test.cpp).
+// independent HMAC-SHA256 (Python hmac); the minted token and aud are only
+// golden at the reference level (SU-R1-REF, SU-R2-REF), since §5.4 leaves aud
+// to the host. The tables of malformed tokens and bad claims are
+// fixtures/cases/signed_url/. The base64url codec itself is a self-test
+// (self-tests/base64url_test.cpp).
 #include <gmock/gmock.h>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string_view>
 
 #include "harness/catalog/requirement_level.hpp"
 #include "harness/fixtures/case_table.hpp"
@@ -23,8 +30,9 @@ const ScopeMap& kP1 = kScopesP1;
 const ScopeMap& kP2 = kScopesP2;
 constexpr std::int64_t kTenMinutes = 10 * 60 * 1000;
 
-// The token minted for kP1 in partition p at kNow with a ten-minute TTL under
-// test_key(), and its payload text (python3 hmac and base64, §5.4 formula).
+// The token the reference mints for kP1 in partition p at kNow with a
+// ten-minute TTL under test_key(), and its payload text (python3 hmac and
+// base64, §5.4 formula); its aud is the reference's derivation (SU-R2-REF).
 const std::string kGoldenToken =
     "eyJ2IjoxLCJzZWciOiJzaGEyNTY6MDM5MDU4YzZmMmMwY2I0OTJjNTMzYjBhNGQxNGVmNzdjYzBmNzhhYmNj"
     "Y2VkNTI4N2Q4NGExYTIwMTFjZmI4MSIsInNkIjoiNDZjZjE4ZDZiYjJiNTdlYzk4MTE2MzM1Yzk4ODgxMGVk"
@@ -74,8 +82,36 @@ class SignedUrl : public SegmentStoreTest {
   // Runs the cases of su_r7_bad_claims.json at `level` (a case without a
   // "level" is MUST): each refused as malformed, the control accepted.
   void expect_bad_claims_refused(RequirementLevel level);
+  // Runs the cases of su_r7_malformed_tokens.json at `level` (a case without
+  // a "level" is MUST), built from the candidate's own token: each refused.
+  void expect_malformed_tokens_refused(RequirementLevel level);
 };
 SSP_ALL_BACKENDS(SignedUrl);
+
+// The payload text of a token: its part before the '.', base64url-decoded
+// here (RFC 4648 §5 alphabet, no padding) rather than by the reference's
+// codec, which conformance tests do not call (TRACE-9). Nothing when there is
+// no '.' or a character outside the alphabet.
+std::optional<std::string> payload_text(const std::string& token) {
+  static constexpr std::string_view kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const std::size_t dot = token.find('.');
+  if (dot == std::string::npos) return std::nullopt;
+  std::string text;
+  std::uint32_t bits = 0;
+  int pending = 0;  // bits read and not yet written out
+  for (const char c : std::string_view(token).substr(0, dot)) {
+    const std::size_t value = kAlphabet.find(c);
+    if (value == std::string_view::npos) return std::nullopt;
+    bits = (bits << 6) | static_cast<std::uint32_t>(value);
+    pending += 6;
+    if (pending >= 8) {
+      pending -= 8;
+      text.push_back(static_cast<char>((bits >> pending) & 0xffu));
+    }
+  }
+  return text;
+}
 
 // A refusal's name, or "accepted".
 std::string refusal_text(const SignedUrlVerdict& verdict) {
@@ -114,14 +150,54 @@ void SignedUrl::expect_bad_claims_refused(RequirementLevel level) {
   EXPECT_GE(run, 2) << "no case of this level besides the control";
 }
 
+void SignedUrl::expect_malformed_tokens_refused(RequirementLevel level) {
+  // The cases are written around the candidate's own token, whatever its aud.
+  const std::string good = mint(kBytesId, kDigestP1, "p", kNow).token;
+  const std::size_t dot = good.find('.');
+  ASSERT_NE(dot, std::string::npos) << good;
+  const std::map<std::string, std::string> parts = {
+      {"good", good}, {"body", good.substr(0, dot)}, {"mac", good.substr(dot + 1)}};
+  for (const auto& c : read_case_table("cases/signed_url/su_r7_malformed_tokens.json")) {
+    const auto case_level = parse_requirement_level(c.value("level", "MUST"));
+    ASSERT_TRUE(case_level) << "bad level in " << c.dump();
+    if (*case_level != level) continue;
+    SCOPED_TRACE(c.at("name").get<std::string>());
+    const std::string token = fill_placeholders(c.at("token").get<std::string>(), parts);
+    const auto verdict = verify(token, kBytesId, kNow);
+    ASSERT_FALSE(verdict.accepted());
+    EXPECT_TRUE(verdict.refusal == TokenRefusal::malformed ||
+                verdict.refusal == TokenRefusal::bad_signature)
+        << refusal_text(verdict);
+    ASSERT_TRUE(verdict.error);
+    EXPECT_EQ(verdict.error->code(), error_code::forbidden);
+  }
+}
+
 TEST_P(SignedUrl, SU_R1_MintedTokenHasTheSpecLayoutAndVerifies) {
   record_spec("§5.4", "SU-R1");
   store().put(published_for(kP1), Bytes{1, 2, 3}, kNow);
-  const SignedSegmentUrl url = mint(kBytesId, kDigestP1, "p", kNow);
-  EXPECT_EQ(url.token, kGoldenToken);
-  EXPECT_EQ(url.url_expires_at_ms, 1'750'000'600'000);  // exp is unix seconds
-  // The golden token's payload is kGoldenPayload: signing that text gives it back.
+  // The formula on a given payload: base64url(payload) "." base64url(HMAC-
+  // SHA256(key, payload)); the aud inside kGoldenPayload is only text here.
   EXPECT_EQ(urls().sign_payload(signing_key(), kGoldenPayload), kGoldenToken);
+
+  // A minted token is its own payload so signed, and the payload carries the
+  // claims the verifier checks. aud is the candidate's own value for p: §5.4
+  // makes it host-chosen, so no golden aud or token here (SU-R1-REF).
+  const SignedSegmentUrl url = mint(kBytesId, kDigestP1, "p", kNow);
+  const std::optional<std::string> text = payload_text(url.token);
+  ASSERT_TRUE(text) << url.token;
+  EXPECT_EQ(urls().sign_payload(signing_key(), *text), url.token);
+  const nlohmann::json claims = nlohmann::json::parse(*text, nullptr, false);
+  ASSERT_TRUE(claims.is_object()) << *text;
+  const nlohmann::json expected = {{"v", 1},
+                                   {"seg", kBytesId},
+                                   {"sd", kDigestP1},
+                                   {"aud", urls().audience(signing_key(), "p")},
+                                   {"exp", 1'750'000'600}};  // unix seconds
+  for (auto claim = expected.begin(); claim != expected.end(); ++claim) {
+    ASSERT_TRUE(claims.contains(claim.key())) << claim.key() << " missing from " << *text;
+    EXPECT_EQ(claims.at(claim.key()), claim.value()) << claim.key();
+  }
 
   const auto verdict = verify(url.token, kBytesId, kNow + 1);
   ASSERT_TRUE(verdict.accepted()) << refusal_text(verdict);
@@ -130,6 +206,16 @@ TEST_P(SignedUrl, SU_R1_MintedTokenHasTheSpecLayoutAndVerifies) {
   EXPECT_EQ(verdict.record->scope_digests, std::vector<std::string>{kDigestP1});
   ASSERT_TRUE(verdict.claims);
   EXPECT_EQ(verdict.claims->exp, 1'750'000'600);
+}
+
+// Reference level (docs/decisions.md, D-SU-TOKEN): §5.4 lets the host choose
+// aud (its example is another derivation) and the payload's spelling, and
+// says nothing of rounding; the reference's choices make this exact token.
+TEST_P(SignedUrl, SU_R1_REF_TheMintedTokenIsTheReferencesGoldenToken) {
+  record_spec("§5.4", "SU-R1-REF");
+  const SignedSegmentUrl url = mint(kBytesId, kDigestP1, "p", kNow);
+  EXPECT_EQ(url.token, kGoldenToken);
+  EXPECT_EQ(url.url_expires_at_ms, 1'750'000'600'000);  // exp * 1000
   // A TTL that is not a whole number of seconds rounds exp down, never up.
   EXPECT_EQ(mint(kBytesId, "d", "p", kNow + 999).url_expires_at_ms, 1'750'000'600'000);
 }
@@ -137,13 +223,22 @@ TEST_P(SignedUrl, SU_R1_MintedTokenHasTheSpecLayoutAndVerifies) {
 TEST_P(SignedUrl, SU_R2_AudienceIsAStableKeyedDerivationOfThePartition) {
   record_spec("§5.4", "SU-R2");
   const UrlSigningKey key = signing_key();
-  EXPECT_EQ(urls().audience(key, "p"), kGoldenAudience);
   EXPECT_EQ(urls().audience(key, "p"), urls().audience(signing_key(), "p"));
+  // Bound to the partition: another partition's value differs (SU-R4 refuses it).
   EXPECT_NE(urls().audience(key, "p"), urls().audience(key, "q"));
+  EXPECT_EQ(urls().audience(key, "tenant-secret-name").find("tenant"), std::string::npos);
+}
+
+// Reference level (D-SU-TOKEN): the reference's aud is
+// base64url(HMAC-SHA256(key, "ssp2-segment-aud:" + partition)), so it is this
+// value and changes with the key; §5.4 asks neither.
+TEST_P(SignedUrl, SU_R2_REF_AudienceIsTheReferencesKeyedDerivation) {
+  record_spec("§5.4", "SU-R2-REF");
+  const UrlSigningKey key = signing_key();
+  EXPECT_EQ(urls().audience(key, "p"), kGoldenAudience);
   UrlSigningKey other = signing_key();
   other.key[0] ^= 1;
   EXPECT_NE(urls().audience(other, "p"), urls().audience(key, "p"));
-  EXPECT_EQ(urls().audience(key, "tenant-secret-name").find("tenant"), std::string::npos);
 }
 
 TEST_P(SignedUrl, SU_R3_TamperedOrForeignTokensAreForbidden) {
@@ -159,9 +254,14 @@ TEST_P(SignedUrl, SU_R3_TamperedOrForeignTokensAreForbidden) {
                  error_code::forbidden);
 
   // Claims rewritten to another digest under the old MAC: the payload part of
-  // a token signed for the rewritten text, joined to the original MAC.
-  std::string text = kGoldenPayload;
-  text.replace(text.find(kDigestP1), kDigestP1.size(), kDigestP2);
+  // a token signed for the rewritten text, joined to the original MAC. The
+  // text is the candidate's own payload, whatever its aud.
+  const std::optional<std::string> minted_text = payload_text(token);
+  ASSERT_TRUE(minted_text) << token;
+  std::string text = *minted_text;
+  const std::size_t digest_at = text.find(kDigestP1);
+  ASSERT_NE(digest_at, std::string::npos) << text;
+  text.replace(digest_at, kDigestP1.size(), kDigestP2);
   const std::string rewritten = urls().sign_payload(signing_key(), text);
   ASSERT_NE(rewritten.find('.'), std::string::npos) << rewritten;
   const std::string forged = rewritten.substr(0, rewritten.find('.')) + token.substr(dot);
@@ -238,31 +338,22 @@ TEST_P(SignedUrl, SU_R6_AnyCurrentEpochPublicationOfThePartitionMayCarrySd) {
 TEST_P(SignedUrl, SU_R7_MalformedTokensAreRefusedNeverACrash) {
   record_spec("§5.4", "SU-R7");
   store().put(published_for(kP1), Bytes{1, 2, 3}, kNow);
-  const std::string good = mint(kBytesId, kDigestP1, "p", kNow).token;
-  ASSERT_EQ(good, kGoldenToken);  // the cases are written around it
-  const std::size_t dot = good.find('.');
-  const std::map<std::string, std::string> parts = {
-      {"good", good}, {"body", good.substr(0, dot)}, {"mac", good.substr(dot + 1)}};
-  for (const auto& c : read_case_table("cases/signed_url/su_r7_malformed_tokens.json")) {
-    SCOPED_TRACE(c.at("name").get<std::string>());
-    const std::string token = fill_placeholders(c.at("token").get<std::string>(), parts);
-    const auto verdict = verify(token, kBytesId, kNow);
-    ASSERT_FALSE(verdict.accepted());
-    EXPECT_TRUE(verdict.refusal == TokenRefusal::malformed ||
-                verdict.refusal == TokenRefusal::bad_signature)
-        << refusal_text(verdict);
-    ASSERT_TRUE(verdict.error);
-    EXPECT_EQ(verdict.error->code(), error_code::forbidden);
-  }
+  // No golden token here: the cases are built from the candidate's own
+  // (the last one's literal MAC is the reference's, with its trailing bits
+  // set; against another MAC it is just a wrong one).
+  expect_malformed_tokens_refused(RequirementLevel::must);
 
   // Correctly signed payloads whose claims are not the §5.4 claims; the
   // table's last case has valid claims, so the others fail on their claims.
   expect_bad_claims_refused(RequirementLevel::must);
 }
 
+// Reference level: the cases of both tables marked "level": "reference",
+// whose refusal is our choice (docs/decisions.md, "signed URL claims").
 TEST_P(SignedUrl, SU_R7_REF_AnExtraClaimIsRefusedAsMalformed) {
   record_spec("§5.4", "SU-R7-REF");
   store().put(published_for(kP1), Bytes{1, 2, 3}, kNow);
+  expect_malformed_tokens_refused(RequirementLevel::reference);
   expect_bad_claims_refused(RequirementLevel::reference);
 }
 
@@ -292,6 +383,21 @@ TEST_P(SignedUrl, SU_R9_TokenExpiryAloneBoundsTheGrant) {
 
 TEST_P(SignedUrl, SU_R10_MintAndSignerRefuseOutOfContractArguments) {
   record_spec("§5.4", "SU-R10");
+  // §5.4's TTL bound (a SHOULD): a TTL past 15 minutes is refused, or mints
+  // a URL that still expires within 15 minutes; either keeps the bound.
+  try {
+    const SignedSegmentUrl url =
+        urls().mint(signing_key(), kBytesId, "d", "p", kNow, kMaxSignedUrlTtlMs + 1);
+    EXPECT_LE(url.url_expires_at_ms, kNow + kMaxSignedUrlTtlMs) << "valid past 15 minutes";
+  } catch (const InvalidArgument&) {
+    // Refused: the bound holds.
+  }
+}
+
+// Reference level (D-SU-ARGUMENTS): how the reference refuses arguments
+// outside its contract; §5.4 bounds the TTL and the skew but asks no refusal.
+TEST_P(SignedUrl, SU_R10_REF_OutOfContractArgumentsAreRefused) {
+  record_spec("§5.4", "SU-R10-REF");
   EXPECT_THROW(urls().audience(UrlSigningKey{Bytes{}, kMaxSignedUrlSkewSeconds}, "p"),
                InvalidArgument);
   EXPECT_THROW(urls().audience(signing_key(61), "p"), InvalidArgument);

@@ -105,13 +105,25 @@ TEST(ScopeResolution, SR_R5_PrototypeMemberNamesAreOrdinaryKeys) {
         scope.effective({{key, {"x"}}, {"project_id", {"p1"}}}, {{"project_id", {"p1"}}});
     EXPECT_EQ(effective.status, ScopeStatus::revoked);
     EXPECT_TRUE(effective.scopes.empty());
-    EXPECT_THAT(effective.revoked_because, HasSubstr(key)) << "the reason names the key";
   }
   // Allowed: intersected like any other key, '*' included.
   const EffectiveScopes effective = scope.effective(
       requested, {{"__proto__", {"x", "w"}}, {"constructor", {"*"}}, {"toString", {"z"}}});
   EXPECT_EQ(effective.status, ScopeStatus::active);
   EXPECT_EQ(effective.scopes, requested);
+}
+
+// Reference level (docs/decisions.md, "error messages"): SPEC words no reason.
+TEST(ScopeResolution, SR_R5_REF_TheRevocationNamesThePrototypeMemberKey) {
+  record_spec("§3.2", "SR-R5-REF");
+  Candidate& candidate = current_candidate();
+  SSP_REQUIRE_CAPABILITY(candidate, Capability::scope);
+  for (const char* key : {"__proto__", "constructor", "toString"}) {
+    SCOPED_TRACE(key);
+    const EffectiveScopes effective = candidate.scope().effective(
+        {{key, {"x"}}, {"project_id", {"p1"}}}, {{"project_id", {"p1"}}});
+    EXPECT_THAT(effective.revoked_because, HasSubstr(key)) << "the reason names the key";
+  }
 }
 
 TEST_P(ScopesHeader, DL_R12_PrototypeMemberNamesAreForbiddenUnlessAllowed) {
@@ -133,8 +145,15 @@ TEST_P(ScopesHeader, DL_R12_PrototypeMemberNamesAreForbiddenUnlessAllowed) {
   expect_outcome(served, 200, DownloadStep::served);
   ASSERT_TRUE(served.effective_digest);
   EXPECT_EQ(*served.effective_digest, kProtoDigest);
-  // Allowed but not declared by the table: invalid_subscription, as for any key.
-  expect_outcome(download(id, kProtoHeader, allowed, {"project_id"}), 400,
+}
+
+// Reference level (docs/decisions.md, "requested scope keys"): an undeclared
+// key is invalid_subscription at upstream's step 7 (DL-R6, 0.22), but
+// upstream drops "__proto__" before that step, so this answer is ours.
+TEST_P(ScopesHeader, DL_R12_REF_AnUndeclaredPrototypeMemberNameIsInvalidSubscription) {
+  record_spec("§5.5", "DL-R12-REF");
+  const std::string id = put_for_digest(kProtoDigest);
+  expect_outcome(download(id, kProtoHeader, {{"__proto__", {"x"}}}, {"project_id"}), 400,
                  DownloadStep::undeclared_scope_key);
 }
 

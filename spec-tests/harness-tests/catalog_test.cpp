@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "harness/catalog/spec.hpp"
+#include "harness/catalog/source_citations.hpp"
 #include "harness/catalog/spec_sections.hpp"
 #include "harness/util/file_text.hpp"
 
@@ -93,6 +94,69 @@ TEST(Catalog, TRACE_8_EveryRowHasALevelAndAReferenceRowNamesItsDecision) {
   EXPECT_TRUE(mentions(problems, "does not mention 'D1'"));
   EXPECT_TRUE(mentions(problems, "does not mention 'D3'"));
   EXPECT_EQ(problems.size(), 5u);
+}
+
+TEST(Catalog, TRACE_11_EveryConformanceRowNamesItsSource) {
+  record_spec("Catalog", "TRACE-11");
+  const auto index = parse_spec_keyword_index(
+      read_text_file(std::string(SSP_SOURCE_DIR) + "/docs/spec-keywords.md"));
+  ASSERT_GT(index.occurrences.size(), 100u) << "docs/spec-keywords.md lists no occurrences";
+  ASSERT_FALSE(index.diff_hunks.empty()) << "docs/spec-keywords.md lists no diff file";
+  const auto catalog = load_catalog(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  ASSERT_FALSE(catalog.empty());
+  for (const auto& problem : source_problems(catalog, index)) ADD_FAILURE() << problem;
+}
+
+TEST(Catalog, TRACE_11_TheCheckFindsEachKindOfWrongSource) {
+  record_spec("Catalog", "TRACE-11");
+  const SpecKeywordIndex index = parse_spec_keyword_index(
+      "| section | keyword | occurrence | line |\n|---|---|---|---|\n"
+      "| \u00a76.4 | MUST | 1 | 10 |\n| \u00a76.4 | MUST | 2 | 12 |\n"
+      "| \u00a76.4 | MUST NOT | 1 | 12 |\n| \u00a76.3 | SHOULD | 1 | 9 |\n\n"
+      "| diff file | path | hunks |\n|---|---|---|\n| storage.ts | `package/src/storage.ts` | 2 |\n");
+  EXPECT_EQ(index.occurrences.size(), 4u);
+  EXPECT_EQ(index.diff_hunks.at("storage.ts"), 2);
+
+  std::vector<CatalogEntry> rows;
+  for (const char* level : {
+           "MUST (\u00a76.4 MUST#2, \u00a76.4 MUST NOT#1)",  // right
+           "SHOULD (\u00a76.3 SHOULD#1)",                    // right
+           "0.22 (diff storage.ts @@2, upstream package/src/push.ts)",  // right
+           "reference (D5)",                                  // level_problems' to judge
+           "MUST",                                            // no citation
+           "MUST (\u00a76.4 MUST#3)",                         // no such occurrence
+           "MUST (\u00a76.3 SHOULD#1)",                       // a SHOULD cannot back a MUST
+           "SHOULD (\u00a76.4 MUST#1)",                       // nor a MUST a SHOULD
+           "MUST (6.4 must 2)",                               // not written as a citation
+           "0.22",                                            // no source
+           "0.22 (diff storage.ts @@3)",                      // no such hunk
+           "0.22 (diff push.ts)",                             // not a file of the diff
+           "0.22 (the release)",                              // neither form
+       }) {
+    rows.push_back({"a.md", "R" + std::to_string(rows.size() + 1), "\u00a76.4", level, {}});
+  }
+  CatalogEntry harness_row{"h.md", "H1", "Catalog", "MUST", {}};
+  harness_row.kind = "harness";  // judges no candidate: needs no source
+  rows.push_back(harness_row);
+
+  const auto problems = source_problems(rows, index);
+  EXPECT_TRUE(mentions(problems, "R5 (MUST) cites no keyword occurrence"));
+  EXPECT_TRUE(mentions(problems, "R6 (MUST (\u00a76.4 MUST#3)) cites \u00a76.4 MUST#3, which SSP2 does not have"));
+  EXPECT_TRUE(mentions(problems, "R7 (MUST (\u00a76.3 SHOULD#1)) cites a SHOULD, which cannot back a MUST row"));
+  EXPECT_TRUE(mentions(problems, "R8 (SHOULD (\u00a76.4 MUST#1)) cites a MUST, which cannot back a SHOULD row"));
+  EXPECT_TRUE(mentions(problems, "R9 (MUST (6.4 must 2)) cites '6.4 must 2', not a keyword occurrence"));
+  EXPECT_TRUE(mentions(problems, "R10 (0.22) names no file of the 0.22 release"));
+  EXPECT_TRUE(mentions(problems, "R11 (0.22 (diff storage.ts @@3)) names hunk @@3 of storage.ts, which has 2"));
+  EXPECT_TRUE(mentions(problems, "R12 (0.22 (diff push.ts)) names push.ts, which is not a file of the 0.22 diff"));
+  EXPECT_TRUE(mentions(problems, "R13 (0.22 (the release)) names 'the release', neither"));
+  EXPECT_EQ(problems.size(), 9u);
+  for (const auto& problem : problems) {
+    EXPECT_EQ(problem.find("R1 "), std::string::npos) << problem;
+    EXPECT_EQ(problem.find("H1"), std::string::npos) << problem;
+  }
+  EXPECT_THROW(parse_spec_keyword_index("| section | keyword | occurrence | line |\n|---|---|---|---|\n"
+                                        "| \u00a76.4 | MUST | two | 10 |\n"),
+               std::runtime_error);
 }
 
 // record_spec calls of every test source of the suites.

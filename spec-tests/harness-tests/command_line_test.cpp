@@ -82,7 +82,7 @@ TEST(CommandLine, HARNESS_41_TheSuiteTakesItsFlagsFromTheCommandLine) {
   // --backend memory runs a suite's memory instance and no other.
   const ChildRun memory_only =
       run_child(SSP_CONFORMANCE, {"--gtest_brief=0", "--backend", "memory",
-                                  "--gtest_filter=SegmentIdentity.R1_*", "--gtest_list_tests"});
+                                  "--gtest_filter=SegmentIdentity.R1_Put*", "--gtest_list_tests"});
   ASSERT_TRUE(memory_only.exited) << memory_only.err;
   EXPECT_EQ(memory_only.exit_code, 0) << memory_only.err;
   EXPECT_THAT(memory_only.out, HasSubstr("/memory"));

@@ -2,6 +2,8 @@
 // one delivery at a time: the idempotency key, the checks of a mutation plan,
 // what is stored and what is not. The races of commands are schedules
 // (spec-tests/races/schedules: CommandAgainstPush, DuplicateCommand, CommandKeys).
+// REMOTE states these rules without a keyword, and the keyword index is
+// SSP2's: the rows are at the 0.22 release's level.
 #include <gmock/gmock.h>
 
 #include "harness/fixtures/push_fixtures.hpp"
@@ -59,20 +61,20 @@ TEST_P(RemoteCommand, PUSH_CMD_1_AnAppliedCommandIsStoredUnderItsTupleKeyAndRetr
   const CommandRequest request{"inc", "app", "req-1"};
   const auto first = run(request, increment("c1"));
   ASSERT_EQ(first.status, PushAnswerStatus::applied);
-  ASSERT_EQ(first.commit_seq, std::optional<std::int64_t>(1));
+  ASSERT_TRUE(first.commit_seq.has_value());
   EXPECT_EQ(title_of("c1"), std::optional<std::string>("1"));
   // REMOTE §3: the key is JSON text of the tuples, the actor included.
   const auto stored = storage().get_push_result("acme", R"(["remote-command","user-1","app"])",
                                                 R"(["inc","req-1"])");
   ASSERT_TRUE(stored.has_value()) << "no stored result under the command's tuple key";
-  EXPECT_EQ(stored->commit_seq, std::optional<std::int64_t>(1));
+  EXPECT_EQ(stored->commit_seq, first.commit_seq);
 
   const auto retry = run(request, increment("c1"));
   EXPECT_EQ(retry.status, PushAnswerStatus::cached);
-  EXPECT_EQ(retry.commit_seq, std::optional<std::int64_t>(1));
+  EXPECT_EQ(retry.commit_seq, first.commit_seq);
   EXPECT_EQ(retry.results, first.results);
   EXPECT_EQ(title_of("c1"), std::optional<std::string>("1")) << "the retry ran the command again";
-  EXPECT_EQ(max_seq(), 1);
+  EXPECT_EQ(commits().size(), 1u);
 }
 
 TEST_P(RemoteCommand, PUSH_CMD_2_ABadMutationPlanIsAnInvalidRequestAndStoresNothing) {
@@ -90,7 +92,7 @@ TEST_P(RemoteCommand, PUSH_CMD_2_ABadMutationPlanIsAnInvalidRequestAndStoresNoth
     EXPECT_EQ(refusal([&] { run(request, DeclaredCommand{kind, "c1", "p1"}); }),
               "operation.invalid_request");
   }
-  EXPECT_EQ(max_seq(), 0);
+  EXPECT_TRUE(commits().empty());
   EXPECT_EQ(count("sync_push_results"), 0) << "a refused plan stored an outcome";
 }
 
@@ -100,7 +102,7 @@ TEST_P(RemoteCommand, PUSH_CMD_3_ARunThatThrowsFailsStoresNothingAndTheRetryRuns
   EXPECT_EQ(refusal([&] { run(request, DeclaredCommand{Kind::fail, "c1", "p1"}); }),
             "operation.execution_failed");
   EXPECT_EQ(count("sync_push_results"), 0);
-  EXPECT_EQ(max_seq(), 0);
+  EXPECT_TRUE(commits().empty());
   const auto retry = run(request, increment("c1"));
   EXPECT_EQ(retry.status, PushAnswerStatus::applied) << "the failed run left a stored outcome";
   EXPECT_EQ(title_of("c1"), std::optional<std::string>("1"));

@@ -40,19 +40,19 @@ TEST_P(PushFailClosed, PUSH_9_AStorageThatCannotLockFailsBeforeAnyRowWrite) {
   EXPECT_EQ(validations, 0);
   holder->rollback();
   EXPECT_FALSE(row("tasks", "t1"));
-  EXPECT_EQ(max_seq(), 0);
+  EXPECT_TRUE(commits().empty());
   EXPECT_EQ(count("sync_push_results"), 0);
   // Nothing was stored, so the same commit applies once the lock is free,
   // through the storage that gave up: it is not wedged.
   const auto retry = candidate().push().push(*pusher, schema(), actor(), the_commit, options());
   EXPECT_EQ(retry.status, PushAnswerStatus::applied);
-  EXPECT_EQ(retry.commit_seq, std::optional<std::int64_t>(1));
+  EXPECT_TRUE(retry.commit_seq.has_value());
 }
 
 TEST_P(PushFailClosed, PUSH_9_AStorageThatCannotFinalizeARejectionStoresNothing) {
   record_spec("§6.8", "PUSH-9");
   SSP_GRANT_CAPABILITY(push_hooks, candidate(), Capability::push_hooks);
-  ASSERT_EQ(apply(commit("seed", {upsert("tasks", "t1", task("t1", "p1", "a"))})), 1);
+  ASSERT_GT(apply(commit("seed", {upsert("tasks", "t1", task("t1", "p1", "a"))})), 0);
   // The conflict rejects the push; finalizing that rejection fails.
   auto failing = options();
   install_push_hook(push_hooks, failing, [](PushHookPoint point) {
@@ -63,11 +63,11 @@ TEST_P(PushFailClosed, PUSH_9_AStorageThatCannotFinalizeARejectionStoresNothing)
   EXPECT_THROW(push(conflicting, failing), StorageError);
   EXPECT_FALSE(row("tasks", "t2"));
   EXPECT_EQ(count("sync_push_results"), 1);  // the seed's
-  EXPECT_EQ(max_seq(), 1);
-  // The storage is not wedged, and the retry mints the rejection itself.
+  EXPECT_EQ(commits().size(), 1u);
+  // The storage is not wedged, and the retry stores the rejection itself.
   const auto retry = push(conflicting);
   EXPECT_EQ(retry.status, PushAnswerStatus::rejected);
-  EXPECT_FALSE(retry.replayed);
+  EXPECT_EQ(count("sync_push_results"), 2);
 }
 
 }  // namespace

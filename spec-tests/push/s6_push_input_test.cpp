@@ -1,6 +1,8 @@
 // Bad input to a push, at the request and at one operation (SSP2 §1.7,
 // §6.1; design notes push.md §1.0, §1.1 step 8), and the pipeline's named
-// points in their fixed order (§6.8).
+// points in their fixed order (§6.8). The request-level refusals are MUSTs
+// of §1.5 and §6.1; how one bad operation is answered is stated without a
+// keyword (PUSH-IN-2, the 0.22 release's level); the hook points are ours.
 #include <gmock/gmock.h>
 
 #include "harness/fixtures/push_fixtures.hpp"
@@ -44,9 +46,9 @@ TEST_P(PushInput, PUSH_IN_1_RequestLevelRefusalsWriteAndStoreNothing) {
   EXPECT_EQ(request_error([&] { push(commit("k1", {one("t1"), one("t2"), one("t3")}), small_cap); }),
             "sync.too_many_operations");
   EXPECT_EQ(count("sync_push_results"), 0);
-  EXPECT_EQ(max_seq(), 0);
+  EXPECT_TRUE(commits().empty());
   // A clientId that merely mentions the prefix later is an ordinary one.
-  EXPECT_EQ(apply(commit("k1", {one("t1"), one("t2")}, R"(x["remote-command",)")), 1);
+  EXPECT_GT(apply(commit("k1", {one("t1"), one("t2")}, R"(x["remote-command",)")), 0);
 }
 
 TEST_P(PushInput, PUSH_IN_3_ACommitOfExactlyTheCapApplies) {
@@ -57,12 +59,11 @@ TEST_P(PushInput, PUSH_IN_3_ACommitOfExactlyTheCapApplies) {
   small_cap.max_operations_per_request = 3;
   const push::PushAnswer three = push(commit("k1", {one("t1"), one("t2"), one("t3")}), small_cap);
   EXPECT_EQ(three.status, PushAnswerStatus::applied) << ::testing::PrintToString(three);
-  EXPECT_EQ(three.commit_seq, 1);
   // The same at the cap the harness passes by default.
   const std::int64_t cap = options().max_operations_per_request;
   std::vector<push::PushOperation> at_cap;
   for (std::int64_t i = 0; i < cap; ++i) at_cap.push_back(one("u" + std::to_string(i)));
-  EXPECT_EQ(apply(commit("k2", at_cap)), 2);
+  EXPECT_GT(apply(commit("k2", at_cap)), 0);
   EXPECT_EQ(count("sync_changes"), 3 + cap) << "every operation of both commits";
   EXPECT_TRUE(row("tasks", "u" + std::to_string(cap - 1)).has_value());
 }
@@ -98,7 +99,7 @@ TEST_P(PushInput, PUSH_IN_2_BadInputOfOneOperationIsAStoredRejection) {
     const auto replay = push(the_commit);
     EXPECT_EQ(replay.results, answer.results);
   }
-  EXPECT_EQ(max_seq(), 0);
+  EXPECT_TRUE(commits().empty());
 }
 
 TEST_P(PushInput, PUSH_HOOK_1_HookPointsComeInTheFixedOrderAndTheClockValueStampsTheOutcome) {

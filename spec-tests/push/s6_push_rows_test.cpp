@@ -1,5 +1,9 @@
 // Row versions, conflicts and write authorization of a push (SSP2 §2.2, §3.4,
-// §6.2; design notes push.md §1.1 step 8, §6.1 items 3–4).
+// §6.2; design notes push.md §1.1 step 8, §6.1 items 3–4). Versions and
+// conflicts are rules SSP2 states without a keyword (PUSH-3, at the 0.22
+// release's level); §3.4's MUSTs are PUSH-4's, and what §3.4 says of empty
+// scope values and failed resolvers without one is PUSH-4-REL's. Seqs are not
+// compared: their numbering is PUSH-1's.
 #include <gmock/gmock.h>
 
 #include "harness/fixtures/push_fixtures.hpp"
@@ -30,9 +34,9 @@ SSP_SQL_BACKENDS(PushRows);
 
 TEST_P(PushRows, PUSH_3_InsertIsVersionOneAndEachAppliedUpsertAddsOne) {
   record_spec("§2.2", "PUSH-3");
-  ASSERT_EQ(apply(commit("k1", {upsert("tasks", "t1", task("t1", "p1", "a"))})), 1);
-  ASSERT_EQ(apply(commit("k2", {upsert("tasks", "t1", task("t1", "p1", "b"))})), 2);  // LWW
-  ASSERT_EQ(apply(commit("k3", {upsert("tasks", "t1", task("t1", "p1", "c"), 2)})), 3);  // CAS
+  ASSERT_GT(apply(commit("k1", {upsert("tasks", "t1", task("t1", "p1", "a"))})), 0);
+  ASSERT_GT(apply(commit("k2", {upsert("tasks", "t1", task("t1", "p1", "b"))})), 0);  // LWW
+  ASSERT_GT(apply(commit("k3", {upsert("tasks", "t1", task("t1", "p1", "c"), 2)})), 0);  // CAS
   const auto stored = row("tasks", "t1");
   ASSERT_TRUE(stored);
   EXPECT_EQ(stored->server_version, 3);
@@ -45,16 +49,16 @@ TEST_P(PushRows, PUSH_3_InsertIsVersionOneAndEachAppliedUpsertAddsOne) {
     EXPECT_EQ(log[v - 1].entry.changes[0].row_version, std::optional<std::int64_t>(v));
   }
   // A re-insert after a delete starts at 1 again.
-  ASSERT_EQ(apply(commit("k4", {remove("tasks", "t1")})), 4);
-  ASSERT_EQ(apply(commit("k5", {upsert("tasks", "t1", task("t1", "p1", "d"), 0)})), 5);
+  ASSERT_GT(apply(commit("k4", {remove("tasks", "t1")})), 0);
+  ASSERT_GT(apply(commit("k5", {upsert("tasks", "t1", task("t1", "p1", "d"), 0)})), 0);
   ASSERT_TRUE(row("tasks", "t1"));
   EXPECT_EQ(version_of("tasks", "t1"), std::optional<std::int64_t>(1));
 }
 
 TEST_P(PushRows, PUSH_3_AStaleBaseAndBaseZeroOnAnExistingRowConflictWithTheStoredRow) {
   record_spec("§6.2", "PUSH-3");
-  ASSERT_EQ(apply(commit("k1", {upsert("tasks", "t1", task("t1", "p1", "a"))})), 1);
-  ASSERT_EQ(apply(commit("k2", {upsert("tasks", "t1", task("t1", "p1", "b"))})), 2);
+  ASSERT_GT(apply(commit("k1", {upsert("tasks", "t1", task("t1", "p1", "a"))})), 0);
+  ASSERT_GT(apply(commit("k2", {upsert("tasks", "t1", task("t1", "p1", "b"))})), 0);
   for (const std::int64_t base : {std::int64_t{1}, std::int64_t{3}, std::int64_t{0}}) {
     SCOPED_TRACE("baseVersion " + std::to_string(base));
     const auto answer =
@@ -96,7 +100,7 @@ TEST_P(PushRows, PUSH_3_DeletingAnAbsentRowAppliesWithNoChangeNoCheckAndNoValida
   // An actor holding no scope at all: an absent row is never authorized.
   const auto answer = push(commit("k1", {remove("tasks", "ghost")}), actor(ScopeMap{}), counting);
   EXPECT_EQ(answer.status, PushAnswerStatus::applied);
-  EXPECT_EQ(answer.commit_seq, std::optional<std::int64_t>(1));
+  EXPECT_TRUE(answer.commit_seq.has_value()) << "an applied commit without a change has a seq";
   ASSERT_EQ(answer.results.size(), 1u);
   EXPECT_EQ(answer.results[0].status, OperationStatus::applied);
   EXPECT_EQ(validations, 0);
@@ -108,7 +112,7 @@ TEST_P(PushRows, PUSH_3_DeletingAnAbsentRowAppliesWithNoChangeNoCheckAndNoValida
 
 TEST_P(PushRows, PUSH_4_UpdatesAndDeletesAreAuthorizedAgainstTheStoredRow) {
   record_spec("§3.4", "PUSH-4");
-  ASSERT_EQ(apply(commit("seed", {upsert("tasks", "t1", task("t1", "p1", "a"))})), 1);
+  ASSERT_GT(apply(commit("seed", {upsert("tasks", "t1", task("t1", "p1", "a"))})), 0);
   const auto p2_only = actor(ScopeMap{{"project_id", {"p2"}}});
   // The payload claims p2, which the actor holds; the stored row is in p1.
   const auto update = push(commit("k1", {upsert("tasks", "t1", task("t1", "p2", "x"))}), p2_only,
@@ -131,17 +135,16 @@ TEST_P(PushRows, PUSH_4_UpdatesAndDeletesAreAuthorizedAgainstTheStoredRow) {
 
 TEST_P(PushRows, PUSH_4_ScopeColumnsAreStrippedFromEveryUpdate) {
   record_spec("§3.4", "PUSH-4");
-  ASSERT_EQ(apply(commit("seed", {upsert("tasks", "t1", task("t1", "p1", "a")),
+  ASSERT_GT(apply(commit("seed", {upsert("tasks", "t1", task("t1", "p1", "a")),
                                   upsert("tasks", "t2", task("t2", "p1", "a"))})),
-            1);
+            0);
   // Last-writer-wins and compare-and-set, by an actor holding both scopes.
-  ASSERT_EQ(apply(commit("lww", {upsert("tasks", "t1", task("t1", "p2", "b"))})), 2);
-  ASSERT_EQ(apply(commit("cas", {upsert("tasks", "t2", task("t2", "p2", "b"), 1)})), 3);
+  ASSERT_GT(apply(commit("lww", {upsert("tasks", "t1", task("t1", "p2", "b"))})), 0);
+  ASSERT_GT(apply(commit("cas", {upsert("tasks", "t2", task("t2", "p2", "b"), 1)})), 0);
   for (const std::string id : {"t1", "t2"}) {
     SCOPED_TRACE(id);
     const auto stored = row("tasks", id);
     ASSERT_TRUE(stored);
-    EXPECT_EQ(stored->server_version, 2);
     EXPECT_EQ(stored->scopes, (Scopes{{"project_id", "p1"}}));
     EXPECT_EQ(stored->payload, task(id, "p1", "b"));
   }
@@ -159,16 +162,12 @@ TEST_P(PushRows, PUSH_4_AnInsertIsAuthorizedAgainstItsPayloadAndNeedsEveryScope)
                             options());
   ASSERT_EQ(foreign.results.size(), 1u);
   EXPECT_EQ(foreign.results[0].code, "sync.forbidden");
-  const auto empty = push(commit("k2", {upsert("tasks", "t1", task("t1", ""))}),
-                          actor(ScopeMap{{"project_id", {"*"}}}), options());
-  ASSERT_EQ(empty.results.size(), 1u);
-  EXPECT_EQ(empty.results[0].code, "sync.forbidden");
   // docs needs both org and team: holding one of them is not enough.
   const auto partial = push(commit("k3", {upsert("docs", "d1", doc("d1", "o1", "t1"))}),
                             actor(ScopeMap{{"org_id", {"o1"}}}), options());
   ASSERT_EQ(partial.results.size(), 1u);
   EXPECT_EQ(partial.results[0].code, "sync.forbidden");
-  EXPECT_EQ(max_seq(), 0);
+  EXPECT_TRUE(commits().empty());
   // '*' grants any value; a listed value grants itself.
   const auto granted = push(commit("k4", {upsert("tasks", "t1", task("t1", "p1")),
                                           upsert("docs", "d1", doc("d1", "o1", "t1"))}),
@@ -199,15 +198,40 @@ TEST_P(PushRows, PUSH_4_AFailedResolverForbidsAtTheFirstOperationAndIsStored) {
   record_spec("§3.4", "PUSH-4");
   const auto the_commit = commit("k1", {upsert("tasks", "t1", task("t1", "p1")),
                                         upsert("tasks", "t2", task("t2", "p1"))});
+  // No scope was resolved, so no value is allowed (§3.4 step 3): the first
+  // operation is refused. Upstream's message is PUSH-4-REL's.
   const auto answer = push(the_commit, actor(std::nullopt), options());
   EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
-  EXPECT_THAT(answer.results, ::testing::ElementsAre(error_at(
-                                  0, "sync.forbidden", "scope resolution failed (§3.4 step 4)")));
+  ASSERT_EQ(answer.results.size(), 1u);
+  EXPECT_EQ(answer.results[0].op_index, 0);
+  EXPECT_EQ(answer.results[0].code, "sync.forbidden");
   // Persisted: a retry with a working resolver replays the rejection.
   const auto retry = push(the_commit);
   EXPECT_EQ(retry.status, PushAnswerStatus::rejected);
   EXPECT_EQ(retry.results, answer.results);
   EXPECT_FALSE(row("tasks", "t1"));
+}
+
+// §3.4 step 2 denies a missing or empty scope value, without a keyword: even
+// an actor allowed every project ('*') cannot insert a row without one.
+TEST_P(PushRows, PUSH_4_REL_AnEmptyScopeValueDeniesAnInsertEvenUnderAWildcard) {
+  record_spec("§3.4", "PUSH-4-REL");
+  const auto empty = push(commit("k2", {upsert("tasks", "t1", task("t1", ""))}),
+                          actor(ScopeMap{{"project_id", {"*"}}}), options());
+  ASSERT_EQ(empty.results.size(), 1u);
+  EXPECT_EQ(empty.results[0].code, "sync.forbidden");
+  EXPECT_FALSE(row("tasks", "t1"));
+}
+
+// Upstream's text for a failed resolver (design notes push.md §1.0); SSP2
+// pins the code, not the words.
+TEST_P(PushRows, PUSH_4_REL_AFailedResolverIsRefusedWithUpstreamsMessage) {
+  record_spec("§3.4", "PUSH-4-REL");
+  const auto answer = push(commit("k1", {upsert("tasks", "t1", task("t1", "p1")),
+                                         upsert("tasks", "t2", task("t2", "p1"))}),
+                           actor(std::nullopt), options());
+  EXPECT_THAT(answer.results, ::testing::ElementsAre(error_at(
+                                  0, "sync.forbidden", "scope resolution failed (§3.4 step 4)")));
 }
 
 }  // namespace

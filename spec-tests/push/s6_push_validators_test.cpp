@@ -1,5 +1,8 @@
 // Row validators and the whole-commit validator (SSP2 §6.7, §6.8; design
-// notes push.md §4.1–§4.2, the tests of §4.4).
+// notes push.md §4.1–§4.2, the tests of §4.4). What a validator sees and how
+// its verdict is answered SSP2 states without a keyword (the 0.22 release's
+// level); the reader's refusal of an empty scope filter is §6.8's MUST
+// (PUSH-T-CV-READER-SCOPE).
 #include <gmock/gmock.h>
 #include <nlohmann/json.hpp>
 
@@ -24,9 +27,9 @@ std::vector<std::string> ids_of(const std::vector<storage::StoredRow>& rows) {
 
 TEST_P(PushValidators, PUSH_T_CV_READER_SeesStagedWritesAndRefusesBadBounds) {
   record_spec("§6.8", "PUSH-T-CV-READER");
-  ASSERT_EQ(apply(commit("seed", {upsert("tasks", "r1", task("r1", "p1")),
+  ASSERT_GT(apply(commit("seed", {upsert("tasks", "r1", task("r1", "p1")),
                                   upsert("tasks", "r2", task("r2", "p2"))})),
-            1);
+            0);
   bool ran = false;
   auto reading = options();
   reading.commit_validator = [&](const push::CommitValidation& input) {
@@ -47,12 +50,6 @@ TEST_P(PushValidators, PUSH_T_CV_READER_SeesStagedWritesAndRefusesBadBounds) {
       EXPECT_THROW(input.read.scan_rows({"tasks", {{"project_id", {"p1"}}}, {}, limit}),
                    InvalidArgument)
           << "limit " << limit;
-    }
-    try {
-      input.read.scan_rows({"tasks", {}, {}, 100});
-      ADD_FAILURE() << "an empty scope filter was served";
-    } catch (const storage::StorageQueryError& error) {
-      EXPECT_EQ(error.code(), "sync.storage.scan_requires_scope");
     }
     // The evidence: the insert and the delete in order, with their versions.
     EXPECT_EQ(input.operations.size(), 2u);
@@ -76,9 +73,29 @@ TEST_P(PushValidators, PUSH_T_CV_READER_SeesStagedWritesAndRefusesBadBounds) {
   EXPECT_EQ(answer.status, PushAnswerStatus::applied) << ::testing::PrintToString(answer);
 }
 
+// At the storage boundary an empty scope filter fails with its code, never
+// with an empty page (§6.8). The push's answer is not asked: the validator
+// caught the failure, and what then follows is PUSH-VAL-7's.
+TEST_P(PushValidators, PUSH_T_CV_READER_SCOPE_AnEmptyScopeFilterFailsWithScanRequiresScope) {
+  record_spec("§6.8", "PUSH-T-CV-READER-SCOPE");
+  bool ran = false;
+  auto reading = options();
+  reading.commit_validator = [&](const push::CommitValidation& input) {
+    ran = true;
+    try {
+      input.read.scan_rows({"tasks", {}, {}, 100});
+      ADD_FAILURE() << "an empty scope filter was served";
+    } catch (const storage::StorageQueryError& error) {
+      EXPECT_EQ(error.code(), "sync.storage.scan_requires_scope");
+    }
+  };
+  push(commit("k1", {upsert("tasks", "r3", task("r3", "p1"))}), reading);
+  EXPECT_TRUE(ran);
+}
+
 TEST_P(PushValidators, PUSH_VAL_1_TheRowValidatorSeesThePostStripRowAndTheStoredRow) {
   record_spec("§6.7", "PUSH-VAL-1");
-  ASSERT_EQ(apply(commit("seed", {upsert("tasks", "t1", task("t1", "p1", "old"))})), 1);
+  ASSERT_GT(apply(commit("seed", {upsert("tasks", "t1", task("t1", "p1", "old"))})), 0);
   std::vector<push::RowValidation> seen;
   auto recording = options();
   recording.row_validators["tasks"] = [&](const push::RowValidation& op) { seen.push_back(op); };
@@ -98,7 +115,7 @@ TEST_P(PushValidators, PUSH_VAL_1_TheRowValidatorSeesThePostStripRowAndTheStored
 
 TEST_P(PushValidators, PUSH_VAL_2_AnAbsentRowDeleteNeverValidatesButIsEvidence) {
   record_spec("§6.7", "PUSH-VAL-2");
-  ASSERT_EQ(apply(commit("seed", {upsert("tasks", "t1", task("t1", "p1"))})), 1);
+  ASSERT_GT(apply(commit("seed", {upsert("tasks", "t1", task("t1", "p1"))})), 0);
   std::vector<push::RowValidation> seen;
   std::vector<push::OperationEvidence> evidence;
   auto recording = options();
@@ -162,12 +179,12 @@ TEST_P(PushValidators, PUSH_VAL_4_AnUnexpectedThrowIsAConstraintViolation) {
   EXPECT_THAT(by_commit.results,
               ElementsAre(error_at(0, "sync.constraint_violation",
                                    "whole-commit validator threw: bang")));
-  EXPECT_EQ(max_seq(), 0);
+  EXPECT_TRUE(commits().empty());
 }
 
 TEST_P(PushValidators, PUSH_VAL_5_ACommitRejectionRollsBackEverySiblingAtItsOpIndex) {
   record_spec("§6.8", "PUSH-VAL-5");
-  ASSERT_EQ(apply(commit("seed", {upsert("tasks", "t0", task("t0", "p1", "a"))})), 1);
+  ASSERT_GT(apply(commit("seed", {upsert("tasks", "t0", task("t0", "p1", "a"))})), 0);
   const auto three = [&](const std::string& key) {
     return commit(key, {upsert("tasks", "t1", task("t1", "p1")),
                         upsert("tasks", "t0", task("t0", "p1", "b")),
@@ -199,7 +216,7 @@ TEST_P(PushValidators, PUSH_VAL_5_ACommitRejectionRollsBackEverySiblingAtItsOpIn
     EXPECT_FALSE(row("tasks", "t1"));
     ASSERT_TRUE(row("tasks", "t0"));
     EXPECT_EQ(payload_of("tasks", "t0"), std::optional<storage::Bytes>(task("t0", "p1", "a")));
-    EXPECT_EQ(max_seq(), 1);
+    EXPECT_EQ(commits().size(), 1u);
   }
 }
 
@@ -233,7 +250,7 @@ TEST_P(PushValidators, PUSH_VAL_7_AReaderFailureTheValidatorLetsEscapeIsAServerE
   EXPECT_EQ(count("sync_push_results"), 0);
   EXPECT_FALSE(row("tasks", "t1"));
   // Not stored: once the host is fixed, the same commit applies.
-  EXPECT_EQ(apply(the_commit), 1);
+  EXPECT_GT(apply(the_commit), 0);
 }
 
 }  // namespace

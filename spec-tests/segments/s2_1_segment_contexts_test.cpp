@@ -44,17 +44,29 @@ TEST_P(SegmentContexts, R19_AnotherEpochNeverReusesAndRepublishingAppends) {
   EXPECT_FALSE(store().find(find_key_of(new_epoch), kNow + 1));
 
   store().put(new_epoch, bytes, kNow + kHour);
-  auto publications = require_found(store().get(id), "get(id)").record.publications;
+  const auto publications = require_found(store().get(id), "get(id)").record.publications;
   ASSERT_EQ(publications.size(), 2u);
   EXPECT_EQ(publications[0].metadata.log_epoch, "epoch-1");
   EXPECT_EQ(publications[1].metadata.log_epoch, "epoch-2");
   EXPECT_EQ(require_found(store().find(find_key_of(new_epoch), kNow + kHour + 1), "find(new epoch)")
                 .metadata.log_epoch,
             "epoch-2");
+}
+
+// Reference level (D1): the put comes at exactly the old grant's expiresAtMs,
+// which prunes it only under the reference's boundary (expired = expiresAtMs
+// <= now); upstream's prune predicate is not in the 0.22 diff.
+TEST_P(SegmentContexts, R19_REF_APutAtTheOldEpochsExpiryPrunesItsGrant) {
+  record_spec("§2.1", "R19-REF");
+  const Bytes bytes = payload("epoch bound");
+  SegmentMetadata new_epoch = base_metadata();
+  new_epoch.log_epoch = "epoch-2";
+  const std::string id = store().put(base_metadata(), bytes, kNow).segment_id;
+  store().put(new_epoch, bytes, kNow + kHour);
 
   // The old epoch's grant stays until it has expired and a put prunes it.
   store().put(new_epoch, bytes, kNow + kTtl);
-  publications = require_found(store().get(id), "get(id)").record.publications;
+  const auto publications = require_found(store().get(id), "get(id)").record.publications;
   ASSERT_EQ(publications.size(), 1u);
   EXPECT_EQ(publications[0].metadata.log_epoch, "epoch-2");
 }

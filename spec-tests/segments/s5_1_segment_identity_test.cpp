@@ -25,22 +25,33 @@ SegmentStoreOptions colliding_options(const CapabilityGrant& hasher) {
 class SegmentIdentity : public SegmentStoreTest {};
 SSP_ALL_BACKENDS(SegmentIdentity);
 
+// MUST level: only the content address, which every client checks the bytes
+// against (§5.1). The record's length and times are R1-022's.
 TEST_P(SegmentIdentity, R1_PutReturnsContentAddressLengthAndTimes) {
   record_spec("§5.1", "R1");
   const SegmentRecord record = store().put(base_metadata(), Bytes{1, 2, 3}, kNow);
   EXPECT_EQ(record.segment_id,
             "sha256:039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81");
+
+  const SegmentRecord empty = store().put(base_metadata(), Bytes{}, kNow);
+  EXPECT_EQ(empty.segment_id,
+            "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  const auto got_empty = store().get(empty.segment_id);
+  ASSERT_TRUE(got_empty);
+  EXPECT_TRUE(got_empty->bytes.empty());
+}
+
+// 0.22 level: SPEC pins the address, not the store's record. Upstream's put
+// merges with the bytes' length, the caller's now and the store's TTL.
+TEST_P(SegmentIdentity, R1_022_PutRecordsTheLengthAndTheTimes) {
+  record_spec("§5.1", "R1-022");
+  const SegmentRecord record = store().put(base_metadata(), Bytes{1, 2, 3}, kNow);
   EXPECT_EQ(record.byte_length, 3);
   EXPECT_EQ(record.created_at_ms, kNow);
   EXPECT_EQ(record.expires_at_ms, kNow + kTtl);
 
   const SegmentRecord empty = store().put(base_metadata(), Bytes{}, kNow);
-  EXPECT_EQ(empty.segment_id,
-            "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(empty.byte_length, 0);
-  const auto got_empty = store().get(empty.segment_id);
-  ASSERT_TRUE(got_empty);
-  EXPECT_TRUE(got_empty->bytes.empty());
 }
 
 TEST_P(SegmentIdentity, R2_FirstPutRoundTripsRecordAndExactBytes) {

@@ -9,6 +9,8 @@ namespace {
 class SegmentReuse : public SegmentStoreTest {};
 SSP_ALL_BACKENDS(SegmentReuse);
 
+// MUST level: a live sqlite image under its key is found, so the server does
+// not rebuild it per client (§5.3). Rows pages are R31-022's.
 TEST_P(SegmentReuse, R31_FindReturnsTheLiveWholeTablePublication) {
   record_spec("§5.3", "R31");
   const std::string id = store().put(base_metadata(), payload("image"), kNow).segment_id;
@@ -17,8 +19,13 @@ TEST_P(SegmentReuse, R31_FindReturnsTheLiveWholeTablePublication) {
   EXPECT_EQ(found->segment_id, id);
   EXPECT_EQ(found->metadata.row_count, 5);
   EXPECT_FALSE(found->metadata.row_cursor);
+}
 
-  // A rows first page (null rowCursor, a next cursor) is findable too (Q10).
+// 0.22 level: SPEC asks reuse of whole-table images only (§5.3; for rows
+// pages building once is a SHOULD, §5.1). Upstream's find matches any null
+// row cursor, so a rows first page with a next cursor is findable (Q10).
+TEST_P(SegmentReuse, R31_022_ARowsFirstPageIsFindable) {
+  record_spec("§5.3", "R31-022");
   SegmentMetadata first_page = base_metadata();
   first_page.media_type = MediaType::rows;
   first_page.next_row_cursor = "row-100";
@@ -52,8 +59,20 @@ TEST_P(SegmentReuse, R32_FindRefusesExpiredPagedAndEveryOtherKey) {
   EXPECT_FALSE(variant([](SegmentFindKey& k) { k.table = "docs"; })) << "table";
   EXPECT_FALSE(variant([](SegmentFindKey& k) { k.schema_version = 2; })) << "schema version";
   EXPECT_FALSE(variant([](SegmentFindKey& k) { k.partition = "p2"; })) << "partition";
-  EXPECT_FALSE(variant([](SegmentFindKey& k) { k.log_epoch = "epoch-2"; })) << "log epoch";
   EXPECT_TRUE(variant([](SegmentFindKey&) {})) << "the unchanged key must match";
+}
+
+// MUST level (§2.1): a segment of another log epoch is never reused, even
+// when every other field of the key matches. The other six fields, expiry
+// and paging are R32's (upstream's find).
+TEST_P(SegmentReuse, R32_EPOCH_FindNeverReusesAnotherEpoch) {
+  record_spec("§2.1", "R32-EPOCH");
+  store().put(base_metadata(), payload("image"), kNow);
+  SegmentFindKey other_epoch = find_key_of(base_metadata());
+  other_epoch.log_epoch = "epoch-2";
+  EXPECT_FALSE(store().find(other_epoch, kNow + 1)) << "log epoch";
+  EXPECT_TRUE(store().find(find_key_of(base_metadata()), kNow + 1))
+      << "the unchanged key must match";
 }
 
 TEST_P(SegmentReuse, R33_FindNarrowsToTheMatchingPublication) {

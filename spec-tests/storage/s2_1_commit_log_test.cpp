@@ -43,12 +43,6 @@ TEST_P(CommitLog, D_1_SeqsAreDensePerPartitionAndARolledBackAppendIsReused) {
     EXPECT_EQ(tx->append_commit(commit_entry("k3")), 3);
     tx->rollback();
   }
-  {  // abandoned: destroyed unfinished
-    auto tx = begin();
-    ASSERT_NE(tx, nullptr);
-    tx->lock_partition_for_push();
-    EXPECT_EQ(tx->append_commit(commit_entry("k3")), 3);
-  }
   {  // without the partition lock the counter is still dense
     auto tx = begin();
     ASSERT_NE(tx, nullptr);
@@ -122,13 +116,61 @@ TEST_P(CommitLog, D_2_ChangesAreStoredInOrderWithOpVersionPayloadAndDistinctScop
               ElementsAre("c1|k1|actor-1|1700000000000", "c1|k2|actor-1|1700000000000"));
 }
 
-TEST_P(CommitLog, D_3_TheFirstStoredResultWinsAndVanishesWithItsRollback) {
-  record_spec("§2.3, §6.4", "D-3");
+// A rejected result whose one record is a conflict, with a server row.
+push::StoredPushResult conflict_result() {
   push::StoredPushResult conflict = rejected_result("app.refused", 2);
   conflict.results[0].status = push::OperationStatus::conflict;
   conflict.results[0].code = "sync.conflict";
   conflict.results[0].server_version = 3;
   conflict.results[0].server_row = storage::Bytes{0, 1, 2, 0xff};
+  return conflict;
+}
+
+// §2.3: the full result persists and reads back byte-equivalent; §6.4: in the
+// same transaction as its commit, so both vanish with a rollback. Which seq a
+// commit gets is not asked here (D-1).
+TEST_P(CommitLog, D_3_TheFirstStoredResultWinsAndVanishesWithItsRollback) {
+  record_spec("§2.3, §6.4", "D-3");
+  const push::StoredPushResult conflict = conflict_result();
+  std::int64_t seq = 0;
+  {
+    auto tx = begin();
+    ASSERT_NE(tx, nullptr);
+    tx->lock_partition_for_push();
+    seq = tx->append_commit(commit_entry("k1"));
+    tx->put_push_result("c1", "k1", applied_result(seq));
+    tx->put_push_result("c1", "k2", conflict);
+    tx->commit();
+  }
+  const auto first = storage().get_push_result("acme", "c1", "k1");
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(*first, applied_result(seq));
+  const auto second = storage().get_push_result("acme", "c1", "k2");
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(*second, conflict) << "conflict bytes, version and code survive the round trip";
+
+  {  // a result and its commit vanish together with the rollback
+    auto tx = begin();
+    ASSERT_NE(tx, nullptr);
+    tx->lock_partition_for_push();
+    const std::int64_t undone = tx->append_commit(commit_entry("k3"));
+    tx->put_push_result("c1", "k3", applied_result(undone));
+    tx->rollback();
+  }
+  EXPECT_FALSE(storage().get_push_result("acme", "c1", "k3").has_value());
+  EXPECT_THAT(commit_seqs(), ElementsAre(seq)) << "the rolled-back commit is not in the log";
+  const auto stored = storage().get_push_result("acme", "c1", "k1");
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(*stored, applied_result(seq));
+}
+
+// Upstream's putPushResult is insert-if-absent (0.22, storage.ts): a second
+// put of a key, in its transaction or a later one, is ignored without an
+// error, and results are kept per partition. SSP2 asks nothing of a second
+// put: the pipeline's locked recheck never makes one.
+TEST_P(CommitLog, D_3_REL_ASecondPutOfAKeyIsIgnoredSilently) {
+  record_spec("§2.3, §6.4", "D-3-REL");
+  const push::StoredPushResult conflict = conflict_result();
   {
     auto tx = begin();
     ASSERT_NE(tx, nullptr);
@@ -139,15 +181,8 @@ TEST_P(CommitLog, D_3_TheFirstStoredResultWinsAndVanishesWithItsRollback) {
     const auto staged = tx->get_push_result("c1", "k1");
     ASSERT_TRUE(staged.has_value());
     EXPECT_EQ(*staged, applied_result(seq));
-    tx->put_push_result("c1", "k2", conflict);
     tx->commit();
   }
-  const auto first = storage().get_push_result("acme", "c1", "k1");
-  ASSERT_TRUE(first.has_value());
-  EXPECT_EQ(*first, applied_result(1));
-  const auto second = storage().get_push_result("acme", "c1", "k2");
-  ASSERT_TRUE(second.has_value());
-  EXPECT_EQ(*second, conflict) << "conflict bytes, version and code survive the round trip";
   EXPECT_FALSE(storage().get_push_result("beta", "c1", "k1").has_value())
       << "results are per partition";
 
@@ -161,17 +196,6 @@ TEST_P(CommitLog, D_3_TheFirstStoredResultWinsAndVanishesWithItsRollback) {
     EXPECT_EQ(*locked, applied_result(1));
     tx->commit();
   }
-  {  // a result and its commit vanish together with the rollback
-    auto tx = begin();
-    ASSERT_NE(tx, nullptr);
-    tx->lock_partition_for_push();
-    const std::int64_t seq = tx->append_commit(commit_entry("k3"));
-    EXPECT_EQ(seq, 2);
-    tx->put_push_result("c1", "k3", applied_result(seq));
-    tx->rollback();
-  }
-  EXPECT_FALSE(storage().get_push_result("acme", "c1", "k3").has_value());
-  EXPECT_EQ(storage().get_max_commit_seq("acme"), 1);
   const auto stored = storage().get_push_result("acme", "c1", "k1");
   ASSERT_TRUE(stored.has_value());
   EXPECT_EQ(*stored, applied_result(1));

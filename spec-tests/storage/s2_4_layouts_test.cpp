@@ -119,7 +119,15 @@ TEST_P(Layouts, A_3_StoredLayoutsParseStructurallyAndInvalidJsonRefuses) {
     EXPECT_EQ(refusal->reason(), RefusalReason::layouts_unreadable);
     EXPECT_EQ(dump(), before);
   }
-  // 0.21 never parses the layouts at the same version, so it accepts.
+}
+
+// Our 0.21 compatibility mode (D-STORAGE-V0_21-MODE), not 0.22: like 0.21 it
+// never parses the stored layouts at the same version, so it accepts them.
+TEST_P(Layouts, A_3_REF_InvalidStoredLayoutsAreAcceptedIn0_21CompatibilityMode) {
+  record_spec("§2.4", "A-3-REF");
+  storage().ensure_schema(example_compiled());
+  database().exec("UPDATE sync_schema_meta SET layouts = '{not json'");
+  const std::string before = dump();
   storage::ServerStorageOptions v0_21;
   v0_21.compatibility = storage::Compatibility::v0_21;
   EXPECT_NO_THROW(open(v0_21)->ensure_schema(example_compiled()));

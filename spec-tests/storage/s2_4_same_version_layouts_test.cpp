@@ -154,9 +154,16 @@ TEST_P(SameVersionLayouts, B_13_NonLayoutChangesAtTheSameVersionAreAcceptedWitho
     EXPECT_TRUE(report.statements.empty());
     EXPECT_EQ(dump(), before);  // no index rebuild, no projection change
   }
-  // DECISION (docs/storage.md, Q3): turning materialize on without a bump is
-  // refused by the physical check, since the projection columns the upserts
-  // would name do not exist.
+}
+
+// Our storage.md Q3, not 0.22 (which checks the internal columns only):
+// turning materialize on without a bump is refused by the physical check,
+// since the projection columns the upserts would name do not exist.
+TEST_P(SameVersionLayouts, B_13_REF_MaterializeOnWithoutABumpIsRefused) {
+  record_spec("§2.4", "B-13-REF");
+  storage().ensure_schema(example_compiled());
+  storage().upsert_row("acme", "tasks", task_row("t1", "p1", "x", false));
+  const std::string before = dump();
   auto materialize_on = example_schema();
   materialize_on.tables[1].materialize = true;
   const auto refusal = refusal_of([&] { open()->ensure_schema(compiled(materialize_on)); });

@@ -16,7 +16,51 @@ using storage::StoredRow;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-class PushTransaction : public PushStorageTest {};
+class PushTransaction : public PushStorageTest {
+ protected:
+  // A storage of its own serving items(id, code), with a unique index on code,
+  // for the constraint tests (PT-2, PT-2-REF). The storage is destroyed before
+  // its database.
+  struct ItemsStore {
+    std::unique_ptr<TestDatabase> db;
+    std::unique_ptr<storage::ServerStorage> server_storage;
+    storage::CompiledSchema schema;
+
+    StoredRow item(const std::string& id, const std::string& code) const {
+      return StoredRow{id,
+                       1,
+                       {{"id", id}},
+                       current_candidate().rows().encode(schema.find("items")->layout(),
+                                                         storage::Row{id, code})};
+    }
+  };
+
+  // The store opened, its schema not yet ensured (callers assert first).
+  ItemsStore items_store() {
+    storage::ServerSchema items = schema_of(
+        1, {{"items", {{"id", storage::ColumnType::string, false},
+                       {"code", storage::ColumnType::string, false}}}});
+    items.tables[0].indexes = {{"by_code", {"code"}, true}};
+    ItemsStore store;
+    store.schema = compiled(items);
+    store.db = fresh_database();
+    if (store.db) store.server_storage = open_on(*store.db);
+    return store;
+  }
+
+  // `items`' schema ensured and a transaction of partition acme that holds the
+  // push lock and has written i1 = "A": where both constraint tests start.
+  // Null when the store did not open.
+  std::unique_ptr<storage::PushTransaction> locked_with_one_item(ItemsStore& items) {
+    if (items.db == nullptr || items.server_storage == nullptr) return nullptr;
+    items.server_storage->ensure_schema(items.schema);
+    auto tx = items.server_storage->begin("acme");
+    if (tx == nullptr) return nullptr;
+    tx->lock_partition_for_push();
+    tx->upsert_row("items", items.item("i1", "A"), 0);
+    return tx;
+  }
+};
 SSP_SQL_BACKENDS(PushTransaction);
 
 std::vector<std::string> row_ids(const std::vector<StoredRow>& rows) {
@@ -89,8 +133,33 @@ TEST_P(PushTransaction, D_5_UpsertReplacesScopesARescopedRowMovesADeleteRemovesE
               ElementsAre("t2"));
 }
 
+// §6.8: the storage discards the candidate writes, persists the rejected
+// outcome and finishes the transaction.
 TEST_P(PushTransaction, D_7_ARejectionDiscardsTheWritesUnderTheLockStoresTheResultAndCommits) {
   record_spec("§6.4, §6.8", "D-7");
+  const push::StoredPushResult rejection = rejected_result("app.refused", 1);
+  {
+    auto tx = begin();
+    ASSERT_NE(tx, nullptr);
+    tx->lock_partition_for_push();
+    tx->upsert_row("tasks", task_row("t1", "p1", "candidate", false), 0);
+    tx->append_commit(commit_entry("k1"));
+    tx->commit_rejected_push_result("c1", "k1", rejection);
+    EXPECT_THROW(tx->get_row("tasks", "t1"), InvalidArgument) << "the rejection committed";
+  }
+  EXPECT_FALSE(storage().get_row("acme", "tasks", "t1").has_value());
+  EXPECT_THAT(commit_seqs(), IsEmpty());
+  const auto stored = storage().get_push_result("acme", "c1", "k1");
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(*stored, rejection);
+}
+
+// Upstream's savepoint (0.22, storage.ts): lockPartitionForPush opens it, so
+// a write made before the lock is no candidate write and survives the
+// rejection, the counter goes back, and a rejection without the lock has no
+// savepoint to return to. SSP2 pushes never write before the lock.
+TEST_P(PushTransaction, D_7_REL_ARejectionKeepsWritesBeforeTheLockAndNeedsTheLock) {
+  record_spec("§6.4, §6.8", "D-7-REL");
   const push::StoredPushResult rejection = rejected_result("app.refused", 1);
   {
     auto tx = begin();
@@ -159,8 +228,32 @@ TEST_P(PushTransaction, D_8_OnePrimaryKeyLivesInTwoPartitionsByteForByte) {
   EXPECT_EQ(*kept, in_beta);
 }
 
+// §6.8's keywords on the scan: a limit from 1 through 1,000, and an empty
+// scope map fails with sync.storage.scan_requires_scope, never an empty answer.
 TEST_P(PushTransaction, SCAN_1_ScanRowsFiltersPagesAndRefusesBadShapes) {
   record_spec("§6.8", "SCAN-1");
+  auto tx = begin();
+  ASSERT_NE(tx, nullptr);
+  tx->lock_partition_for_push();
+  tx->upsert_row("tasks", task_row("r1", "p1", "r1", false), 0);
+  EXPECT_NO_THROW(tx->scan_rows(project_scan({"p1"}, 1)));
+  EXPECT_NO_THROW(tx->scan_rows(project_scan({"p1"}, 1000)));
+  EXPECT_THROW(tx->scan_rows(project_scan({"p1"}, 0)), InvalidArgument);
+  EXPECT_THROW(tx->scan_rows(project_scan({"p1"}, 1001)), InvalidArgument);
+  try {
+    tx->scan_rows(RowScan{"tasks", {}, {}, 100});
+    ADD_FAILURE() << "a scan without a scope filter was accepted";
+  } catch (const storage::StorageQueryError& error) {
+    EXPECT_EQ(error.code(), "sync.storage.scan_requires_scope");
+  }
+  tx->rollback();
+}
+
+// The rest of the scan as upstream's scanRows does it (0.22, storage.ts);
+// §6.8 describes it without a keyword: staged rows in row-id order, an
+// exclusive row-id cursor, every variable matched, an unknown table refused.
+TEST_P(PushTransaction, SCAN_1_REL_ScanSeesStagedRowsInRowIdOrderAndPages) {
+  record_spec("§6.8", "SCAN-1-REL");
   auto tx = begin();
   ASSERT_NE(tx, nullptr);
   tx->lock_partition_for_push();
@@ -188,17 +281,8 @@ TEST_P(PushTransaction, SCAN_1_ScanRowsFiltersPagesAndRefusesBadShapes) {
   tx->delete_row("tasks", "r1");
   EXPECT_THAT(row_ids(tx->scan_rows(project_scan({"p1"}))), ElementsAre("r2", "r3"))
       << "a staged delete leaves the scan";
-
   EXPECT_THAT(tx->scan_rows(project_scan({"p1"}, 1)), ::testing::SizeIs(1));
-  EXPECT_NO_THROW(tx->scan_rows(project_scan({"p1"}, 1000)));
-  EXPECT_THROW(tx->scan_rows(project_scan({"p1"}, 0)), InvalidArgument);
-  EXPECT_THROW(tx->scan_rows(project_scan({"p1"}, 1001)), InvalidArgument);
-  try {
-    tx->scan_rows(RowScan{"tasks", {}, {}, 100});
-    ADD_FAILURE() << "a scan without a scope filter was accepted";
-  } catch (const storage::StorageQueryError& error) {
-    EXPECT_EQ(error.code(), "sync.storage.scan_requires_scope");
-  }
+
   EXPECT_THROW(tx->scan_rows(RowScan{"nope", {{"project_id", {"p1"}}}, {}, 100}),
                storage::UnknownTable);
   EXPECT_THROW(tx->get_row("nope", "r1"), storage::UnknownTable);
@@ -243,44 +327,40 @@ TEST_P(PushTransaction, PT_1_AFinishedTransactionRefusesEverythingButRollback) {
   }
 }
 
+// Upstream's StorageConstraintError (0.22, storage.ts): the op index and a
+// fixed text, never the database's.
 TEST_P(PushTransaction, PT_2_AConstraintViolationIsTypedWithoutDatabaseTextAndLeavesTheTxUsable) {
   record_spec("§6.4", "PT-2");
-  storage::ServerSchema schema = schema_of(
-      1, {{"items", {{"id", storage::ColumnType::string, false},
-                     {"code", storage::ColumnType::string, false}}}});
-  schema.tables[0].indexes = {{"by_code", {"code"}, true}};
-  const storage::CompiledSchema compiled_items = compiled(schema);
-  auto items_db = fresh_database();
-  ASSERT_NE(items_db, nullptr);
-  auto items = open_on(*items_db);
-  ASSERT_NE(items, nullptr);
-  items->ensure_schema(compiled_items);
-  const auto item = [&](const std::string& id, const std::string& code) {
-    return StoredRow{id,
-                     1,
-                     {{"id", id}},
-                     current_candidate().rows().encode(compiled_items.find("items")->layout(),
-                                                       storage::Row{id, code})};
-  };
-  auto tx = items->begin("acme");
+  ItemsStore items = items_store();
+  auto tx = locked_with_one_item(items);
   ASSERT_NE(tx, nullptr);
-  tx->lock_partition_for_push();
-  tx->upsert_row("items", item("i1", "A"), 0);
   try {
-    tx->upsert_row("items", item("i2", "A"), 4);
+    tx->upsert_row("items", items.item("i2", "A"), 4);
     ADD_FAILURE() << "a duplicate unique value was written";
   } catch (const storage::StorageConstraintError& error) {
     EXPECT_EQ(error.op_index(), 4);
     EXPECT_EQ(std::string(error.what()), "application row violates a relational constraint");
   }
+  tx->rollback();
+}
+
+// Our constraint isolation (docs/decisions.md), not upstream's: upstream's
+// PostgreSQL transaction stays aborted until the pipeline returns to the
+// candidate savepoint; the reference undoes the failed statement alone.
+TEST_P(PushTransaction, PT_2_REF_AConstraintViolationUndoesOnlyItsStatement) {
+  record_spec("§6.4", "PT-2-REF");
+  ItemsStore items = items_store();
+  auto tx = locked_with_one_item(items);
+  ASSERT_NE(tx, nullptr);
+  EXPECT_THROW(tx->upsert_row("items", items.item("i2", "A"), 4), storage::StorageConstraintError);
   EXPECT_FALSE(tx->get_row("items", "i2").has_value()) << "nothing of the failed upsert stayed";
-  tx->upsert_row("items", item("i3", "B"), 5);  // the transaction is still usable
+  tx->upsert_row("items", items.item("i3", "B"), 5);  // the transaction is still usable
   EXPECT_EQ(tx->append_commit(commit_entry("k1")), 1);
   tx->commit();
-  EXPECT_TRUE(items->get_row("acme", "items", "i1").has_value());
-  EXPECT_TRUE(items->get_row("acme", "items", "i3").has_value());
-  EXPECT_FALSE(items->get_row("acme", "items", "i2").has_value());
-  EXPECT_EQ(items->get_max_commit_seq("acme"), 1);
+  EXPECT_TRUE(items.server_storage->get_row("acme", "items", "i1").has_value());
+  EXPECT_TRUE(items.server_storage->get_row("acme", "items", "i3").has_value());
+  EXPECT_FALSE(items.server_storage->get_row("acme", "items", "i2").has_value());
+  EXPECT_EQ(items.server_storage->get_max_commit_seq("acme"), 1);
 }
 
 TEST_P(PushTransaction, PT_3_AnAbandonedTransactionRollsBackAndNeverWedgesTheStore) {

@@ -223,20 +223,18 @@ std::vector<std::string> level_problems(const std::vector<CatalogEntry>& catalog
     const std::string where = entry.file + ": " + entry.id + " has level '" + entry.level + "'";
     const auto level = parse_requirement_level(entry.level);
     if (!level) {
-      problems.push_back(where + ", which is none of MUST, SHOULD and reference (decision)");
+      problems.push_back(where + ", which is none of MUST, SHOULD, 0.22 and reference (decision)");
       continue;
     }
     if (*level != RequirementLevel::reference || entry.kind != "conformance") continue;
-    const auto open = entry.level.find('(');
-    if (open == std::string::npos) {
+    const auto names = level_sources(entry.level);
+    if (names.empty()) {
       problems.push_back(where + ": a reference-level conformance row names its decision, "
                                  "as in 'reference (D5)'");
       continue;
     }
     // "reference (D1, D2)" names D1 and D2; each must be in docs/decisions.md.
-    std::istringstream names(entry.level.substr(open + 1, entry.level.size() - open - 2));
-    for (std::string name; std::getline(names, name, ',');) {
-      name = trimmed(name);
+    for (const std::string& name : names) {
       if (name.empty() || !mentions_name(decisions, name)) {
         problems.push_back(where + ": docs/decisions.md does not mention '" + name + "'");
       }

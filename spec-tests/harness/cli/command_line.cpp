@@ -18,6 +18,7 @@ constexpr VariableFlag kVariableFlags[] = {
     {"--pg", "SSP_PG_DSN"},
     {"--profile", "SSP_PROFILE"},
     {"--expect", "SSP_EXPECTATIONS"},
+    {"--claim", "SSP_CLAIMS"},
 };
 
 std::vector<Backend> backends_listed(const std::string& list) {
@@ -115,11 +116,16 @@ Runs the SSP2 conformance tests against a candidate (docs/harness.md).
                        sqlite, postgres (default: every backend the candidate has)
   --pg DSN             the PostgreSQL server the postgres tests use (SSP_PG_DSN);
                        without one they are skipped
-  --profile spec|reference
+  --profile spec|0.22|reference
                        which failures count (SSP_PROFILE): spec, the default, fails
-                       on a MUST and warns on a SHOULD; reference fails on every
-                       level, the reference's own decisions included
+                       on a MUST and warns on a SHOULD; 0.22 fails on the 0.22
+                       release's rows too (sharing upstream's databases);
+                       reference fails on every level, the reference's own
+                       decisions included
   --expect FILE        the candidate's expected failures (SSP_EXPECTATIONS)
+  --claim LIST         parts the run must exercise, AREA@BACKEND comma-separated
+                       (SSP_CLAIMS; areas as --list names them): a claim no
+                       counted test ran on makes the run exit 2
   --report-dir DIR     after the run, write DIR/junit.xml (JUnit, for a CI's test
                        view), DIR/summary.md (per section and backend, for a pull
                        request) and DIR/summary.json (docs/harness.md, "Reports");
@@ -137,12 +143,14 @@ GoogleTest's own flags, listed above, work too: --gtest_filter=PATTERN,
 variable.
 
 Exit status:
-  0  every test that counts passed, skipped, or failed as the expectations file says
+  0  every test that counts passed, skipped, or failed as the expectations file
+     says, and the run exercised every declared area, backend and claim
   1  a test that counts failed, an expected failure passed, or a failure happened
      outside every test
-  2  a test erred (the driver broke the protocol, or a harness error), or a flag,
-     SSP_CANDIDATE, SSP_EXPECTATIONS or SSP_PROFILE is not right, or a report
-     could not be written
+  2  a test erred (the driver broke the protocol, or a harness error); no test
+     that counts ran, or none for a declared area, a backend or a claim; a flag,
+     SSP_CANDIDATE, SSP_EXPECTATIONS, SSP_PROFILE or SSP_CLAIMS is not right; or
+     a report could not be written
 )";
 }
 

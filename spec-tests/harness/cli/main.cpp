@@ -13,6 +13,7 @@
 #include "harness/candidate/candidate.hpp"
 #include "harness/catalog/catalog.hpp"
 #include "harness/cli/command_line.hpp"
+#include "harness/cli/exercise_rules.hpp"
 #include "harness/cli/progress_line.hpp"
 #include "harness/cli/test_listing.hpp"
 #include "harness/driver/driver_pool.hpp"
@@ -129,10 +130,20 @@ int main(int argc, char** argv) {
   // Chosen before any test runs, so a bad SSP_CANDIDATE stops here with a
   // message. A driver that does not start is reported by every test instead.
   std::string candidate;
+  const ssp::harness::Candidate* started = nullptr;
   try {
-    candidate = ssp::harness::current_candidate().name();
+    started = &ssp::harness::current_candidate();
+    candidate = started->name();
   } catch (const std::exception& failure) {
     candidate = std::string("(did not start) ") + failure.what();
+  }
+  ssp::harness::ExerciseRules exercise_rules;
+  try {
+    exercise_rules = ssp::harness::exercise_rules(started);
+  } catch (const std::exception& failure) {
+    std::fprintf(stderr, "%s: %s\n", ssp::harness::setting_name(line, "SSP_CLAIMS").c_str(),
+                 failure.what());
+    return 2;
   }
   ssp::harness::Expectations expectations;
   try {
@@ -152,6 +163,7 @@ int main(int argc, char** argv) {
   auto* report =
       new ssp::harness::SectionReport(candidate, cataloged, std::move(expectations), profile);
   ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
+  report->require_exercised(std::move(exercise_rules));
   listeners.Append(report);  // gtest owns it
   // Progress on a terminal, unless GoogleTest prints every test to it already.
   if (isatty(STDERR_FILENO) && (GTEST_FLAG_GET(brief) || !isatty(STDOUT_FILENO))) {
@@ -175,6 +187,7 @@ int main(int argc, char** argv) {
                                    .exit_status = status,
                                    .tests = report->records(),
                                    .outside_tests = report->outside_tests(),
+                                   .exercised = report->exercised(),
                                    .requirements = catalog});
     } catch (const std::exception& failure) {
       std::fprintf(stderr, "--report-dir: %s\n", failure.what());

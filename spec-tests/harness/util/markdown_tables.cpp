@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace ssp::harness {
@@ -31,10 +32,8 @@ std::string trimmed(const std::string& text) {
   return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
-std::vector<MarkdownTable> read_markdown_tables(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  const std::string file = std::filesystem::path(path).filename().string();
+std::vector<MarkdownTable> markdown_tables_of(const std::string& text, const std::string& file) {
+  std::istringstream in(text);
   std::vector<MarkdownTable> tables;
   bool in_table = false;
   for (std::string line; std::getline(in, line);) {
@@ -51,6 +50,14 @@ std::vector<MarkdownTable> read_markdown_tables(const std::string& path) {
     }
   }
   return tables;
+}
+
+std::vector<MarkdownTable> read_markdown_tables(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return markdown_tables_of(text.str(), std::filesystem::path(path).filename().string());
 }
 
 std::vector<std::string> markdown_files(const std::string& directory) {

@@ -15,6 +15,10 @@ struct MarkdownTable {
   std::vector<std::vector<std::string>> rows;  // trimmed cells, as many as the row has
 };
 
+// Every table of the Markdown `text`, in text order; `file` names it in the
+// tables, for messages.
+std::vector<MarkdownTable> markdown_tables_of(const std::string& text, const std::string& file);
+
 // Every table of the Markdown file at `path`, in file order. Throws
 // std::runtime_error when the file cannot be read.
 std::vector<MarkdownTable> read_markdown_tables(const std::string& path);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/catalog/catalog.hpp"
+#include "harness/verdict/exercised.hpp"
 #include "harness/verdict/section_table.hpp"
 #include "harness/verdict/test_record.hpp"
 #include "harness/verdict/verdict_profile.hpp"
@@ -19,6 +20,7 @@ struct RunSummary {
   int exit_status = 0;
   std::vector<TestRecord> tests;           // in the order they ended
   std::vector<NotedTest> outside_tests;    // failures outside every test: they fail the run
+  Exercised exercised;                     // what the run exercised of the candidate
   std::vector<CatalogEntry> requirements;  // the catalog's rows, for what the tests refer to
 };
 

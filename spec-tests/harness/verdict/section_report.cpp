@@ -57,10 +57,17 @@ std::string failure_messages(const ::testing::TestResult& result) {
 }
 
 std::string profile_line(VerdictProfile profile) {
-  if (profile == VerdictProfile::reference) {
-    return "profile reference: every level's failures count, reference-level ones included";
+  switch (profile) {
+    case VerdictProfile::reference:
+      return "profile reference: every level's failures count, reference-level ones included";
+    case VerdictProfile::release:
+      return "profile 0.22: MUST and 0.22 failures count; SSP_PROFILE=reference counts every "
+             "level";
+    case VerdictProfile::spec:
+      break;
   }
-  return "profile spec: MUST failures count; SSP_PROFILE=reference counts every level";
+  return "profile spec: MUST failures count; SSP_PROFILE=0.22 adds the 0.22 release's rows, "
+         "SSP_PROFILE=reference every level";
 }
 
 }  // namespace
@@ -142,6 +149,10 @@ void SectionReport::OnTestProgramEnd(const ::testing::UnitTest& unit) {
       format_section_table(tally_by_section(records_), tally_of_all(records_), skipped_, notes_)
           .c_str(),
       stdout);
+  if (exercise_rules_) {
+    exercised_ = what_was_exercised(records_, *exercise_rules_);
+    std::fputs(format_exercised(exercised_).c_str(), stdout);
+  }
   std::fflush(stdout);
 }
 
@@ -161,6 +172,7 @@ int run_exit_status(const SectionTally& total, bool failed_outside_tests,
 }
 
 int SectionReport::exit_status(int googletest_status) const {
+  if (!exercised_.not_exercised.empty()) return 2;
   return run_exit_status(tally_of_all(records_), !notes_.outside_tests.empty(),
                          googletest_failed_tests_, googletest_status);
 }

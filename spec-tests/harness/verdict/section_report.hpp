@@ -20,10 +20,12 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/catalog/catalog.hpp"
+#include "harness/verdict/exercised.hpp"
 #include "harness/verdict/expectations.hpp"
 #include "harness/verdict/section_table.hpp"
 #include "harness/verdict/section_tallies.hpp"
@@ -59,14 +61,23 @@ class SectionReport final : public ::testing::EmptyTestEventListener {
         expectations_(std::move(expectations)),
         profile_(profile) {}
 
+  // Judge what the run exercised by `rules` (exercised.hpp): a run that
+  // exercised too little exits 2. Without it nothing is judged so, as in the
+  // report's own tests of its formatting.
+  void require_exercised(ExerciseRules rules) { exercise_rules_ = std::move(rules); }
+
   void OnTestEnd(const ::testing::TestInfo& info) override;
   void OnTestSuiteEnd(const ::testing::TestSuite& suite) override;
   void OnTestProgramEnd(const ::testing::UnitTest& unit) override;
 
   // The run's exit status once every test ended (`googletest_status` is
   // RUN_ALL_TESTS()): run_exit_status of the records, the failures outside
-  // every test and the failed tests GoogleTest counted.
+  // every test and the failed tests GoogleTest counted; 2 when the run did not
+  // exercise what require_exercised asks.
   int exit_status(int googletest_status) const;
+
+  // What the run exercised, once it ended (nothing without require_exercised).
+  const Exercised& exercised() const { return exercised_; }
 
   // Every test that ended, in the order it ended.
   const std::vector<TestRecord>& records() const { return records_; }
@@ -82,6 +93,8 @@ class SectionReport final : public ::testing::EmptyTestEventListener {
   VerdictProfile profile_;
   std::vector<TestRecord> records_;
   int googletest_failed_tests_ = 0;  // as GoogleTest counted them at the end
+  std::optional<ExerciseRules> exercise_rules_;
+  Exercised exercised_;
   std::vector<SkippedTest> skipped_;
   ExpectationNotes notes_;
 };

@@ -80,7 +80,8 @@ std::string format_section_table(const SectionTallies& by_section, const Section
            " SHOULD tests failed: warnings, not counted as failed\n";
   }
   if (total.reference_passed + total.reference_failed > 0) {
-    out += "reference level (our decisions, not the spec; not counted): " +
+    out += "not counted by the profile (levels 0.22 and reference: the release's behaviour, "
+           "our decisions): " +
            std::to_string(total.reference_passed) + " passed, " +
            std::to_string(total.reference_failed) + " failed\n";
   }

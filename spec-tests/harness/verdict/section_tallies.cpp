@@ -3,7 +3,10 @@
 namespace ssp::harness {
 
 void count_in(SectionTally& tally, const TestRecord& record) {
-  const bool reference_apart = record.level == RequirementLevel::reference && !record.counts;
+  // A 0.22 or reference-level test its profile does not count is reported
+  // apart (columns ref-ok, ref-fail); a SHOULD one warns.
+  const bool reference_apart = record.level != RequirementLevel::must &&
+                               record.level != RequirementLevel::should && !record.counts;
   switch (record.outcome) {
     case TestOutcome::passed:
       ++(reference_apart ? tally.reference_passed : tally.passed);

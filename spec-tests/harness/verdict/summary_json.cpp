@@ -154,6 +154,20 @@ std::string summary_json(const RunSummary& run) {
         {{"where", with_valid_utf8(failure.name)}, {"reason", with_valid_utf8(failure.reason)}});
   }
   out["outsideTests"] = outside;
+  Json parts = Json::array();
+  for (const ExercisedPart& part : run.exercised.parts) {
+    parts.push_back({{"area", part.area},
+                     {"backend", part.backend},
+                     {"ran", part.ran},
+                     {"ranNotCounted", part.ran_not_counted},
+                     {"skipped", part.skipped}});
+  }
+  out["exercised"] = parts;
+  Json not_exercised = Json::array();
+  for (const std::string& problem : run.exercised.not_exercised) {
+    not_exercised.push_back(with_valid_utf8(problem));
+  }
+  out["notExercised"] = not_exercised;
   Json requirements = Json::array();
   for (const CatalogEntry& row : run.requirements) requirements.push_back(requirement_json(row));
   out["requirements"] = requirements;

@@ -149,8 +149,14 @@ std::string summary_markdown(const RunSummary& run) {
   out +=
       "Cells: passed / failed / expected-fail / skipped. A test of several sections counts "
       "under each; errors and unexpected passes count as failed; \"not counted\" failures "
-      "are SHOULD warnings or reference-level failures the profile does not count.\n\n";
+      "are SHOULD warnings or 0.22 and reference-level failures the profile does not count.\n\n";
   out += matrix(run);
+  if (!run.exercised.not_exercised.empty()) {
+    out += "\n## Not exercised (the run is not a pass)\n\n";
+    for (const std::string& problem : run.exercised.not_exercised) {
+      out += "- " + one_line(problem) + "\n";
+    }
+  }
   out += test_list("Failures and errors", run, [](const TestRecord& test) {
     return (test.outcome == TestOutcome::failed && test.counts) ||
            test.outcome == TestOutcome::error || test.outcome == TestOutcome::unexpected_pass;
@@ -162,7 +168,7 @@ std::string summary_markdown(const RunSummary& run) {
     }
   }
   out += test_list(
-      "Failures not counted (SHOULD warnings, reference level)", run,
+      "Failures not counted (SHOULD warnings, 0.22 and reference levels)", run,
       [](const TestRecord& test) { return test.outcome == TestOutcome::failed && !test.counts; });
   out += test_list("Expected failures", run, [](const TestRecord& test) {
     return test.outcome == TestOutcome::expected_fail;

@@ -1,0 +1,129 @@
+// What a run exercised (harness/verdict/exercised.hpp), rule by rule, on
+// records written here: each rule that makes a run not a pass names what did
+// not run, and a run that exercised enough has no problem.
+#include "harness/verdict/exercised.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "harness/catalog/spec.hpp"
+
+namespace ssp::harness {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+TestRecord record(const std::string& test, const char* backend, TestOutcome outcome,
+                  bool counts = true, const std::string& reason = "") {
+  TestRecord r;
+  r.name = r.catalog_name = test;
+  if (backend != nullptr) r.backend = backend;
+  r.outcome = outcome;
+  r.counts = counts;
+  r.reason = reason;
+  return r;
+}
+
+ExerciseRules rules() {
+  ExerciseRules r;
+  r.areas_by_suite = {{"Push", {"push", "schema"}}, {"Segments", {"segment_store"}}};
+  r.declared_areas = {"push", "schema", "segment_store"};
+  r.unreachable_backends = {{"postgres", "SSP_PG_DSN is not set"}};
+  return r;
+}
+
+constexpr auto kRan = TestOutcome::passed;
+constexpr auto kSkipped = TestOutcome::skipped;
+
+TEST(Exercised, HARNESS_50_EachRuleNamesWhatDidNotRun) {
+  record_spec("Harness", "HARNESS-50");
+  // Enough: each declared area and reachable backend ran a counted test; the
+  // unreachable backend's skips are listed, not judged.
+  const auto enough = what_was_exercised(
+      {record("Push.A", "sqlite", kRan), record("Segments.B", "memory", kRan),
+       record("Push.A", "postgres", kSkipped, true, "no server"),
+       record("Catalog.C", nullptr, kRan)},
+      rules());
+  EXPECT_THAT(enough.not_exercised, IsEmpty());
+  EXPECT_EQ(enough.unreachable.at("postgres"), "SSP_PG_DSN is not set");
+  ASSERT_EQ(enough.parts.size(), 5u);  // push, schema: sqlite, postgres; segment_store: memory
+  EXPECT_EQ(enough.parts[0].area, "push");
+  EXPECT_EQ(enough.parts[0].backend, "postgres");
+  EXPECT_EQ(enough.parts[0].skipped, 1);
+
+  EXPECT_THAT(what_was_exercised({}, rules()).not_exercised,
+              ElementsAre("no test was selected: the filter matches none"));
+  EXPECT_THAT(what_was_exercised({record("Push.A", "sqlite", kSkipped, true, "why")}, rules())
+                  .not_exercised,
+              ElementsAre("no test ran: every one of the 1 selected was skipped"));
+  // The catalog's own checks ran, nothing that asks the candidate did; a
+  // test whose level the profile does not count exercises nothing.
+  EXPECT_THAT(what_was_exercised({record("Catalog.C", nullptr, kRan),
+                                  record("Push.A", "sqlite", kRan, false)},
+                                 rules())
+                  .not_exercised,
+              ElementsAre("no test that asks the candidate ran and counts: 1 selected"));
+  // A declared area, and a backend, whose every test skipped.
+  const auto area = what_was_exercised(
+      {record("Segments.B", "sqlite", kRan), record("Push.A", "sqlite", kSkipped, true, "v1")},
+      rules());
+  EXPECT_THAT(area.not_exercised,
+              ElementsAre("declared area push: every test was skipped (1 skipped: v1)",
+                          "declared area schema: every test was skipped (1 skipped: v1)"));
+  const auto backend = what_was_exercised(
+      {record("Segments.B", "sqlite", kRan), record("Segments.B", "memory", kSkipped, true, "x")},
+      rules());
+  EXPECT_THAT(backend.not_exercised,
+              ElementsAre("backend memory: every test was skipped (1 skipped: x)"));
+  // An area whose tests ran at a level the profile does not count was
+  // answered: it is reported, not held against the run.
+  const auto uncounted = what_was_exercised(
+      {record("Segments.B", "sqlite", kRan), record("Push.A", "sqlite", kRan, false)}, rules());
+  EXPECT_THAT(uncounted.not_exercised, IsEmpty());
+  ASSERT_EQ(uncounted.parts.size(), 3u);
+  EXPECT_EQ(uncounted.parts[0].ran, 0);
+  EXPECT_EQ(uncounted.parts[0].ran_not_counted, 1);
+  EXPECT_THAT(format_exercised(uncounted), HasSubstr("push: sqlite 0 ran, 1 ran not counted, 0 skipped"));
+}
+
+TEST(Exercised, HARNESS_50_AClaimOnAPartThatRanNothingFails) {
+  record_spec("Harness", "HARNESS-50");
+  const std::vector<std::string> known = {"push", "schema", "segment_store"};
+  ExerciseRules claimed = rules();
+  claimed.claims = parse_claims("push@sqlite,segment_store@memory,push@postgres,schema@memory",
+                                known);
+  const auto run = what_was_exercised(
+      {record("Push.A", "sqlite", kRan), record("Segments.B", "memory", kRan),
+       record("Push.A", "postgres", kSkipped, true, "no server")},
+      claimed);
+  EXPECT_THAT(run.not_exercised,
+              ElementsAre("claim push@postgres: not exercised (SSP_PG_DSN is not set)",
+                          "claim schema@memory: not exercised (no test of it was selected)"));
+  // A claimed part that ran only uncounted tests was not exercised.
+  ExerciseRules one = rules();
+  one.claims = parse_claims("push@sqlite", known);
+  EXPECT_THAT(what_was_exercised({record("Segments.B", "sqlite", kRan),
+                                  record("Push.A", "sqlite", kRan, false)},
+                                 one)
+                  .not_exercised,
+              ElementsAre("claim push@sqlite: not exercised (1 ran at levels the profile does "
+                          "not count)"));
+  for (const char* wrong : {"push", "push@", "pushes@sqlite", "push@oracle", ""}) {
+    EXPECT_THROW(parse_claims(wrong, known), std::invalid_argument) << wrong;
+  }
+  try {
+    parse_claims("push@sqlite,pushes@sqlite", known);
+    ADD_FAILURE() << "an unknown area is refused";
+  } catch (const std::invalid_argument& refused) {
+    EXPECT_THAT(refused.what(), HasSubstr("'pushes@sqlite' is not AREA@BACKEND"));
+  }
+}
+
+}  // namespace
+}  // namespace ssp::harness

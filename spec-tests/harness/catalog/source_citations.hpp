@@ -1,0 +1,46 @@
+// The sources a conformance row's level cell names, checked against
+// docs/spec-keywords.md (TRACE-11): the index of SSP2's keyword occurrences per
+// section and of the 0.22 release diff's files, generated from SPEC.md and the
+// diff by scripts/spec-keywords, which also checks it is in step with them.
+// The index is committed so that a clean clone, which has neither beside it,
+// checks the citations too.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "harness/catalog/catalog.hpp"
+
+namespace ssp::harness {
+
+struct SpecKeywordIndex {
+  // (section, keyword, occurrence): ("§6.4", "MUST", 2) is the second bare
+  // MUST of §6.4; MUST NOT and SHOULD NOT are keywords of their own.
+  std::set<std::tuple<std::string, std::string, int>> occurrences;
+  // A file of the release diff by its base name → how many hunks it has.
+  std::map<std::string, int> diff_hunks;
+};
+
+// The index's two tables, read from the text of docs/spec-keywords.md.
+// Throws std::runtime_error naming the row when a cell is not what the
+// generator writes.
+SpecKeywordIndex parse_spec_keyword_index(const std::string& markdown);
+
+// What is wrong with the sources of the conformance rows (empty when
+// nothing):
+//  - a MUST or SHOULD row that cites no keyword occurrence, cites one that is
+//    not written "§6.4 MUST#2", or one the index does not have;
+//  - a citation whose keyword is not of the row's level (a MUST row rests on
+//    a MUST or MUST NOT, a SHOULD row on a SHOULD or SHOULD NOT);
+//  - a 0.22 row that names no source, or one that is neither "diff FILE",
+//    "diff FILE @@N" with FILE and its N-th hunk in the index, nor
+//    "upstream package/…".
+// Reference rows are level_problems' (catalog.hpp); rows of other kinds judge
+// no candidate and need no source.
+std::vector<std::string> source_problems(const std::vector<CatalogEntry>& catalog,
+                                         const SpecKeywordIndex& index);
+
+}  // namespace ssp::harness
