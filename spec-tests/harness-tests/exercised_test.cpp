@@ -19,8 +19,10 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-TestRecord record(const std::string& test, const char* backend, TestOutcome outcome,
-                  bool counts = true, const std::string& reason = "") {
+// A record of `test` as a run ends it. (Its name is its own: in a unity build
+// this file shares one translation unit with the other harness tests.)
+TestRecord test_ended(const std::string& test, const char* backend, TestOutcome outcome,
+                      bool counts = true, const std::string& reason = "") {
   TestRecord r;
   r.name = r.catalog_name = test;
   if (backend != nullptr) r.backend = backend;
@@ -30,7 +32,7 @@ TestRecord record(const std::string& test, const char* backend, TestOutcome outc
   return r;
 }
 
-ExerciseRules rules() {
+ExerciseRules exercise_rules_of_a_run() {
   ExerciseRules r;
   r.areas_by_suite = {{"Push", {"push", "schema"}}, {"Segments", {"segment_store"}}};
   r.declared_areas = {"push", "schema", "segment_store"};
@@ -46,10 +48,10 @@ TEST(Exercised, HARNESS_50_EachRuleNamesWhatDidNotRun) {
   // Enough: each declared area and reachable backend ran a counted test; the
   // unreachable backend's skips are listed, not judged.
   const auto enough = what_was_exercised(
-      {record("Push.A", "sqlite", kRan), record("Segments.B", "memory", kRan),
-       record("Push.A", "postgres", kSkipped, true, "no server"),
-       record("Catalog.C", nullptr, kRan)},
-      rules());
+      {test_ended("Push.A", "sqlite", kRan), test_ended("Segments.B", "memory", kRan),
+       test_ended("Push.A", "postgres", kSkipped, true, "no server"),
+       test_ended("Catalog.C", nullptr, kRan)},
+      exercise_rules_of_a_run());
   EXPECT_THAT(enough.not_exercised, IsEmpty());
   EXPECT_EQ(enough.unreachable.at("postgres"), "SSP_PG_DSN is not set");
   ASSERT_EQ(enough.parts.size(), 5u);  // push, schema: sqlite, postgres; segment_store: memory
@@ -57,34 +59,34 @@ TEST(Exercised, HARNESS_50_EachRuleNamesWhatDidNotRun) {
   EXPECT_EQ(enough.parts[0].backend, "postgres");
   EXPECT_EQ(enough.parts[0].skipped, 1);
 
-  EXPECT_THAT(what_was_exercised({}, rules()).not_exercised,
+  EXPECT_THAT(what_was_exercised({}, exercise_rules_of_a_run()).not_exercised,
               ElementsAre("no test was selected: the filter matches none"));
-  EXPECT_THAT(what_was_exercised({record("Push.A", "sqlite", kSkipped, true, "why")}, rules())
+  EXPECT_THAT(what_was_exercised({test_ended("Push.A", "sqlite", kSkipped, true, "why")}, exercise_rules_of_a_run())
                   .not_exercised,
               ElementsAre("no test ran: every one of the 1 selected was skipped"));
   // The catalog's own checks ran, nothing that asks the candidate did; a
   // test whose level the profile does not count exercises nothing.
-  EXPECT_THAT(what_was_exercised({record("Catalog.C", nullptr, kRan),
-                                  record("Push.A", "sqlite", kRan, false)},
-                                 rules())
+  EXPECT_THAT(what_was_exercised({test_ended("Catalog.C", nullptr, kRan),
+                                  test_ended("Push.A", "sqlite", kRan, false)},
+                                 exercise_rules_of_a_run())
                   .not_exercised,
               ElementsAre("no test that asks the candidate ran and counts: 1 selected"));
   // A declared area, and a backend, whose every test skipped.
   const auto area = what_was_exercised(
-      {record("Segments.B", "sqlite", kRan), record("Push.A", "sqlite", kSkipped, true, "v1")},
-      rules());
+      {test_ended("Segments.B", "sqlite", kRan), test_ended("Push.A", "sqlite", kSkipped, true, "v1")},
+      exercise_rules_of_a_run());
   EXPECT_THAT(area.not_exercised,
               ElementsAre("declared area push: every test was skipped (1 skipped: v1)",
                           "declared area schema: every test was skipped (1 skipped: v1)"));
   const auto backend = what_was_exercised(
-      {record("Segments.B", "sqlite", kRan), record("Segments.B", "memory", kSkipped, true, "x")},
-      rules());
+      {test_ended("Segments.B", "sqlite", kRan), test_ended("Segments.B", "memory", kSkipped, true, "x")},
+      exercise_rules_of_a_run());
   EXPECT_THAT(backend.not_exercised,
               ElementsAre("backend memory: every test was skipped (1 skipped: x)"));
   // An area whose tests ran at a level the profile does not count was
   // answered: it is reported, not held against the run.
   const auto uncounted = what_was_exercised(
-      {record("Segments.B", "sqlite", kRan), record("Push.A", "sqlite", kRan, false)}, rules());
+      {test_ended("Segments.B", "sqlite", kRan), test_ended("Push.A", "sqlite", kRan, false)}, exercise_rules_of_a_run());
   EXPECT_THAT(uncounted.not_exercised, IsEmpty());
   ASSERT_EQ(uncounted.parts.size(), 3u);
   EXPECT_EQ(uncounted.parts[0].ran, 0);
@@ -95,21 +97,21 @@ TEST(Exercised, HARNESS_50_EachRuleNamesWhatDidNotRun) {
 TEST(Exercised, HARNESS_50_AClaimOnAPartThatRanNothingFails) {
   record_spec("Harness", "HARNESS-50");
   const std::vector<std::string> known = {"push", "schema", "segment_store"};
-  ExerciseRules claimed = rules();
+  ExerciseRules claimed = exercise_rules_of_a_run();
   claimed.claims = parse_claims("push@sqlite,segment_store@memory,push@postgres,schema@memory",
                                 known);
   const auto run = what_was_exercised(
-      {record("Push.A", "sqlite", kRan), record("Segments.B", "memory", kRan),
-       record("Push.A", "postgres", kSkipped, true, "no server")},
+      {test_ended("Push.A", "sqlite", kRan), test_ended("Segments.B", "memory", kRan),
+       test_ended("Push.A", "postgres", kSkipped, true, "no server")},
       claimed);
   EXPECT_THAT(run.not_exercised,
               ElementsAre("claim push@postgres: not exercised (SSP_PG_DSN is not set)",
                           "claim schema@memory: not exercised (no test of it was selected)"));
   // A claimed part that ran only uncounted tests was not exercised.
-  ExerciseRules one = rules();
+  ExerciseRules one = exercise_rules_of_a_run();
   one.claims = parse_claims("push@sqlite", known);
-  EXPECT_THAT(what_was_exercised({record("Segments.B", "sqlite", kRan),
-                                  record("Push.A", "sqlite", kRan, false)},
+  EXPECT_THAT(what_was_exercised({test_ended("Segments.B", "sqlite", kRan),
+                                  test_ended("Push.A", "sqlite", kRan, false)},
                                  one)
                   .not_exercised,
               ElementsAre("claim push@sqlite: not exercised (1 ran at levels the profile does "

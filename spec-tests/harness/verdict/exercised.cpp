@@ -1,9 +1,9 @@
 #include "harness/verdict/exercised.hpp"
 
 #include <algorithm>
-#include <set>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "harness/candidate/backend.hpp"
 
