@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/catalog/requirement_level.hpp"
 #include "harness/fixtures/case_table.hpp"
 #include "harness/fixtures/download_fixtures.hpp"
 #include "harness/fixtures/fixture_files.hpp"
@@ -110,10 +111,6 @@ void expect_refused(const SegmentDownloadOutcome& outcome, std::string_view code
   EXPECT_TRUE(outcome.bytes.empty());
   EXPECT_TRUE(outcome.headers.empty());
 }
-
-// Whether a case is marked "level": "reference": its outcome is our choice,
-// so the reference-level test runs it, not the row's own.
-bool reference_case(const nlohmann::json& c) { return c.value("level", "") == "reference"; }
 
 // A case's header: "header" as text, or "header_hex" for bytes that are not UTF-8.
 std::string case_header(const nlohmann::json& c) {
@@ -363,7 +360,7 @@ TEST_P(SegmentDownload, DL_R3_MalformedScopesHeaderIsInvalidRequest) {
   record_spec("§5.5", "DL-R3");
   const std::string id = store().put(published_for(kScopesP1), payload("header"), kNow).segment_id;
   for (const auto& c : read_case_table("cases/download/dl_r3_malformed_scopes_headers.json")) {
-    if (reference_case(c)) continue;  // DL-R3-REF's
+    if (case_level(c) == RequirementLevel::reference) continue;  // DL-R3-REF's
     SCOPED_TRACE(c.at("name").get<std::string>());
     expect_refused(download_header(id, case_header(c), kNow + 1), error_code::invalid_request,
                    DownloadStep::invalid_scopes_header);
@@ -379,7 +376,7 @@ TEST_P(SegmentDownload, DL_R3_REF_AHeaderPastTheSizeLimitIsInvalidRequest) {
   record_spec("§5.5", "DL-R3-REF");
   const std::string id = store().put(published_for(kScopesP1), payload("header"), kNow).segment_id;
   for (const auto& c : read_case_table("cases/download/dl_r3_malformed_scopes_headers.json")) {
-    if (!reference_case(c)) continue;
+    if (case_level(c) != RequirementLevel::reference) continue;
     SCOPED_TRACE(c.at("name").get<std::string>());
     expect_refused(download_header(id, case_header(c), kNow + 1), error_code::invalid_request,
                    DownloadStep::invalid_scopes_header);

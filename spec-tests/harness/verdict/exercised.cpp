@@ -12,10 +12,6 @@ namespace {
 
 constexpr const char* kNoBackend = "-";
 
-bool exercises(const TestRecord& record) {
-  return record.counts && record.outcome != TestOutcome::skipped;
-}
-
 std::string suite_of(const TestRecord& record) {
   return record.catalog_name.substr(0, record.catalog_name.find('.'));
 }
@@ -73,11 +69,11 @@ std::vector<Claim> parse_claims(const std::string& list,
 Exercised what_was_exercised(const std::vector<TestRecord>& records, const ExerciseRules& rules) {
   Exercised exercised;
   std::map<std::pair<std::string, std::string>, ExercisedPart> parts;
-  std::map<std::string, ExercisedPart> by_backend;  // every area of a reachable backend
-  std::map<std::string, ExercisedPart> by_area;     // every reachable backend of an area
+  // Each test that asks the candidate on a reachable backend counts once in
+  // its backend's entry, and once in each of its areas' entries.
+  std::map<std::string, ExercisedPart> by_backend;
+  std::map<std::string, ExercisedPart> by_area;
   int ran = 0;
-  int asking = 0;
-  int asking_ran = 0;
   for (const TestRecord& record : records) {
     ran += record.outcome != TestOutcome::skipped ? 1 : 0;
     const auto areas = rules.areas_by_suite.find(suite_of(record));
@@ -94,8 +90,6 @@ Exercised what_was_exercised(const std::vector<TestRecord>& records, const Exerc
     if (unreachable != rules.unreachable_backends.end()) {
       exercised.unreachable.insert(*unreachable);
     } else {
-      ++asking;
-      asking_ran += exercises(record) ? 1 : 0;
       touched.push_back(&by_backend[backend]);
       for (const std::string& area : areas->second) touched.push_back(&by_area[area]);
     }
@@ -113,6 +107,12 @@ Exercised what_was_exercised(const std::vector<TestRecord>& records, const Exerc
     if (std::find(declared.begin(), declared.end(), key.first) != declared.end()) {
       exercised.parts.push_back(part);
     }
+  }
+  int asking = 0;      // tests that ask the candidate on a reachable backend
+  int asking_ran = 0;  // those of them that ran and count
+  for (const auto& [backend, part] : by_backend) {
+    asking += part.ran + part.ran_not_counted + part.skipped;
+    asking_ran += part.ran;
   }
   auto& problems = exercised.not_exercised;
   if (records.empty()) {
