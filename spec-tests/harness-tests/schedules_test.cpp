@@ -7,6 +7,7 @@
 #include "harness/candidate/reference_areas.hpp"
 #include "harness/catalog/spec.hpp"
 #include "harness/fixtures/push_fixtures.hpp"
+#include "harness/races/answer_pattern.hpp"
 #include "harness/races/schedule.hpp"
 #include "harness/races/schedule_runner.hpp"
 
@@ -16,6 +17,7 @@ namespace {
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Optional;
 using ::testing::StartsWith;
 
 // A schedule of one writer and one push on t1, with `permutation` and
@@ -57,6 +59,9 @@ TEST(ScheduleFormat, HARNESS_38_AMalformedScheduleIsRefusedNamingItsLine) {
   EXPECT_THAT(syntax_error_of("schedule S\nsession c x\nstep c_a put d1 bytes\nstep c_b begin\n"),
               StartsWith("bad.schedule:4: session c mixes segment steps (put, get) with storage "
                          "steps"));
+  EXPECT_THAT(syntax_error_of(writer_and_push("permutation X L on sqlite: p_push",
+                                              "expect p_push applied seq ?")),
+              StartsWith("bad.schedule:14: \"?\": a placeholder is ? and a name"));
   // Every schedule of the project parses.
   const auto schedules = load_schedules(schedules_directory());
   EXPECT_GE(schedules.size(), 10u);
@@ -90,6 +95,38 @@ TEST(ScheduleRunner, HARNESS_39_APlayThatGoesOtherThanWrittenFails) {
                   .problems,
               Contains(HasSubstr("p_push was to wait for a lock until c_commit answered, but "
                                  "answered at once")));
+}
+
+TEST(ScheduleRunner, HARNESS_51_APlaceholderIsOneSequenceNumberThroughoutAPermutation) {
+  record_spec("Harness", "HARNESS-51");
+  SeqBindings bindings;
+  EXPECT_EQ(answer_mismatch("applied seq ?s", "applied seq 7", bindings), std::nullopt);
+  EXPECT_EQ(bindings, (SeqBindings{{"?s", "7"}}));
+  EXPECT_EQ(answer_mismatch("cached seq ?s", "cached seq 7", bindings), std::nullopt);
+  EXPECT_THAT(answer_mismatch("cached seq ?s", "cached seq 8", bindings),
+              Optional(std::string("?s met 7 before")));
+  EXPECT_EQ(answer_mismatch("applied seq ?t", "applied seq 7", bindings), std::nullopt);
+  for (const char* not_a_seq : {"applied seq 0", "applied seq 07", "applied seq -1", "applied seq x"}) {
+    SeqBindings untouched = bindings;
+    EXPECT_THAT(answer_mismatch("applied seq ?u", not_a_seq, untouched),
+                Optional(HasSubstr("stands for a sequence number"))) << not_a_seq;
+    EXPECT_EQ(untouched, bindings) << "a mismatch binds nothing";
+  }
+  EXPECT_THAT(answer_mismatch("applied seq ?s", "rejected conflict serverVersion 3", bindings),
+              Optional(std::string()));
+  EXPECT_THAT(answer_mismatch("applied seq 1", "applied seq 2", bindings), Optional(std::string()));
+
+  // Played: the push's seq, whatever it is, is the one seq the log holds; the
+  // row's version 3 is not that seq.
+  const std::string push = "permutation X L on sqlite: p_push";
+  EXPECT_THAT(play_on_sqlite(writer_and_push(push, "expect p_push applied seq ?p\n"
+                                                   "expect seqs ?p"))
+                  .problems,
+              IsEmpty());
+  EXPECT_THAT(play_on_sqlite(writer_and_push(push, "expect p_push applied seq ?p\n"
+                                                   "expect changes t1 versions ?p"))
+                  .problems,
+              Contains("expect changes t1 versions ?p: saw versions 2 (?p met 1 before)"));
 }
 
 }  // namespace

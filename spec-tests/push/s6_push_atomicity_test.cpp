@@ -25,14 +25,16 @@ class PushAtomicity : public PushTest {
                                  upsert("tasks", "t5", task("t5", "p2", "a"))}));
   }
 
-  // PUSH-6's push: an insert, an update of t0, a delete, an insert in another
-  // table, then a compare-and-set of t0 from version 1, which op 1 of the
-  // same commit has taken to version 2: it conflicts.
-  push::PushCommit five_operations() {
+  // PUSH-6's push: an insert, an update of t0 (to version 2), a delete, an
+  // insert in another table, then a compare-and-set of t0 from
+  // `last_base_version`. From 7 it conflicts whether or not the candidate
+  // shows op 4 op 1's staged write, so PUSH-6 rests on the rollback alone;
+  // from 1 it conflicts only because op 1 took t0 to version 2 (PUSH-6-REL).
+  push::PushCommit five_operations(std::int64_t last_base_version) {
     return commit("k1", {upsert("tasks", "t1", task("t1", "p3")),
                          upsert("tasks", "t0", task("t0", "p1", "b")), remove("tasks", "t5"),
                          upsert("members", "m1", member("m1", "o1", "a@x")),
-                         upsert("tasks", "t0", task("t0", "p1", "c"), 1)});
+                         upsert("tasks", "t0", task("t0", "p1", "c"), last_base_version)});
   }
 };
 SSP_SQL_BACKENDS(PushAtomicity);
@@ -42,7 +44,7 @@ TEST_P(PushAtomicity, PUSH_6_ARejectionRollsBackEveryEarlierOperation) {
   ASSERT_GT(seed_two_rows(), 0);
   const auto before = footprint();
   const auto results_before = count("sync_push_results");
-  const auto answer = push(five_operations());
+  const auto answer = push(five_operations(7));
   EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
   // Nothing of operations 0…3 stays (§6.4); only the rejection is stored.
   EXPECT_EQ(footprint(), before);
@@ -61,7 +63,7 @@ TEST_P(PushAtomicity, PUSH_6_ARejectionRollsBackEveryEarlierOperation) {
 TEST_P(PushAtomicity, PUSH_6_REL_TheRecordIsTheTerminatingOperationsAgainstTheCommitsOwnWrite) {
   record_spec("§6.4", "PUSH-6-REL");
   ASSERT_GT(seed_two_rows(), 0);
-  const auto answer = push(five_operations());
+  const auto answer = push(five_operations(1));
   EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
   ASSERT_EQ(answer.results.size(), 1u);
   EXPECT_EQ(answer.results[0].op_index, 4);  // t0 is at version 2 by then: op 1's write

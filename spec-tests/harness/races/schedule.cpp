@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "harness/races/answer_pattern.hpp"
 #include "harness/util/file_text.hpp"
 
 namespace ssp::harness {
@@ -196,6 +197,11 @@ class ScheduleParser {
       fail("\"" + words[1] + "\" is neither a step nor an observation");
     }
     expect_words(words, 2 + subject_words, "expect SUBJECT ANSWER");
+    for (std::size_t i = 1 + subject_words; i < words.size(); ++i) {
+      if (words[i].front() == '?' && !is_seq_placeholder(words[i])) {
+        fail("\"" + words[i] + "\": a placeholder is ? and a name of letters, digits or _");
+      }
+    }
     schedule_.permutations.back().expectations.push_back(
         Expectation{join({words.begin() + 1, words.begin() + 1 + static_cast<long>(subject_words)}),
                     join(words, 1 + subject_words)});

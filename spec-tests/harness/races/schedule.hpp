@@ -17,6 +17,8 @@
 //   step c_read read t1
 //   permutation PUSH-R10 Locked on postgres sqlite: c_begin c_lock p_push(c_commit) …
 //   expect      p_push   rejected conflict serverVersion 4
+//   expect      a_go     applied seq ?s            (any seq; ?s the same one again
+//   expect      b_go     cached seq ?s              wherever it is used: answer_pattern.hpp)
 //
 // Expectations name a step (its answer) or what the database holds: `row t1`,
 // `changes t1`, `commits k1`, `seqs`, `segment SEGMENT-ID`; or what the play

@@ -7,6 +7,7 @@
 
 #include "harness/backends/default_isolation.hpp"
 #include "harness/errors/harness_error.hpp"
+#include "harness/races/answer_pattern.hpp"
 #include "harness/races/played_session.hpp"
 #include "harness/util/eventually.hpp"
 #include "harness/util/require_found.hpp"
@@ -343,6 +344,7 @@ PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& 
   if (!played.problems.empty()) return played;
 
   Observer observer(schedule, stage);
+  SeqBindings bindings;
   for (const auto& expectation : permutation.expectations) {
     std::string seen;
     if (const auto tally = tallies.find(expectation.subject); tally != tallies.end()) {
@@ -354,9 +356,9 @@ PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& 
       seen = observer.observe(expectation.subject);
     }
     played.observed.push_back(Expectation{expectation.subject, seen});
-    if (seen != expectation.answer) {
+    if (const auto why = answer_mismatch(expectation.answer, seen, bindings)) {
       played.problems.push_back("expect " + expectation.subject + " " + expectation.answer +
-                                ": saw " + seen);
+                                ": saw " + seen + (why->empty() ? "" : " (" + *why + ")"));
     }
   }
   return played;
