@@ -107,6 +107,14 @@ TEST(Exercised, HARNESS_50_AClaimOnAPartThatRanNothingFails) {
   EXPECT_THAT(run.not_exercised,
               ElementsAre("claim push@postgres: not exercised (SSP_PG_DSN is not set)",
                           "claim schema@memory: not exercised (no test of it was selected)"));
+  // Each claim is reported with what ran on it, in the order claimed.
+  std::vector<std::string> checks;
+  for (const ClaimCheck& check : run.claims) {
+    checks.push_back(check.claim.area + "@" + check.claim.backend + " " +
+                     std::to_string(check.ran) + (check.exercised ? " exercised" : " not"));
+  }
+  EXPECT_THAT(checks, ElementsAre("push@sqlite 1 exercised", "segment_store@memory 1 exercised",
+                                  "push@postgres 0 not", "schema@memory 0 not"));
   // A claimed part that ran only uncounted tests was not exercised.
   ExerciseRules one = exercise_rules_of_a_run();
   one.claims = parse_claims("push@sqlite", known);

@@ -187,10 +187,8 @@ TEST(Expectations, HARNESS_29_AnEntryWhoseTestWasSkippedIsReportedAsStale) {
                                  ": skipped, so the entry excuses nothing (find answers nothing)\n"));
 }
 
-// R34 is reference level (D5), R17 0.22, R31 MUST. No SHOULD row is one a
-// wrong candidate of the harness breaks (they break the segment store, whose
-// rows have no SHOULD): HARNESS_30_EachProfileCountsItsLevels holds the
-// SHOULD rule, and REPORT-4 its line.
+// R34 is reference level (D5), R17 0.22, R31 MUST, SU-R10 SHOULD (broken by
+// wrong:long-urls alone).
 TEST(Expectations, HARNESS_30_TheProfileSaysWhichLevelsFailTheRun) {
   record_spec("Harness", "HARNESS-30");
   const std::string reference_level =
@@ -219,6 +217,22 @@ TEST(Expectations, HARNESS_30_TheProfileSaysWhichLevelsFailTheRun) {
   ASSERT_TRUE(reference.exited);
   EXPECT_EQ(reference.exit_code, 1) << reference.out;
   EXPECT_THAT(reference.out, HasSubstr("\n1 passed, 1 failed, 0 skipped\n"));
+
+  // A SHOULD failure warns under spec and 0.22, and fails the run under reference.
+  const std::string should_level =
+      "SignedUrl.SU_R10_MintAndSignerRefuseOutOfContractArguments/memory";
+  for (const char* profile : {"spec", "0.22"}) {
+    const ChildRun warned = run_at("wrong:long-urls", should_level, profile);
+    ASSERT_TRUE(warned.exited);
+    EXPECT_EQ(warned.exit_code, 0) << profile << warned.out;
+    EXPECT_THAT(warned.out, HasSubstr("\n1 passed, 0 failed, 0 skipped\n1 SHOULD tests failed: "
+                                      "warnings, not counted as failed\n"))
+        << profile;
+  }
+  const ChildRun strict = run_at("wrong:long-urls", should_level, "reference");
+  ASSERT_TRUE(strict.exited);
+  EXPECT_EQ(strict.exit_code, 1) << strict.out;
+  EXPECT_THAT(strict.out, HasSubstr("\n1 passed, 1 failed, 0 skipped\n"));
 
   const ChildRun must = run_at("wrong:finds-nothing", kTest, "spec");
   ASSERT_TRUE(must.exited);

@@ -177,6 +177,63 @@ TEST(Reports, REPORT_8_SummaryMarkdownIsASectionByBackendMatrixWithItsFailures) 
   }
 }
 
+// The sample run, judged what it exercised: push ran on sqlite and was all
+// skipped on memory, a claim on each, PostgreSQL not reachable.
+RunSummary sample_run_with_claims() {
+  RunSummary run = sample_run();
+  run.exit_status = 2;
+  ExercisedPart on_sqlite{"push", "sqlite", 3, 1, 0, {}};
+  ExercisedPart on_memory{"push", "memory", 0, 0, 2, {"no hooks"}};
+  run.exercised.parts = {on_memory, on_sqlite};
+  run.exercised.claims = {{{"push", "sqlite"}, 3, true}, {{"push", "postgres"}, 0, false}};
+  run.exercised.unreachable = {{"postgres", "SSP_PG_DSN is not set"}};
+  run.exercised.not_exercised = {"claim push@postgres: not exercised (SSP_PG_DSN is not set)"};
+  return run;
+}
+
+TEST(Reports, REPORT_10_EveryReportCarriesTheClaimsAndWhatTheRunExercised) {
+  record_spec("Catalog", "REPORT-10");
+  const RunSummary run = sample_run_with_claims();
+  const auto summary = nlohmann::json::parse(summary_json(run));
+  EXPECT_EQ(summary["exercised"], nlohmann::json::parse(R"([
+      {"area": "push", "backend": "memory", "ran": 0, "ranNotCounted": 0, "skipped": 2},
+      {"area": "push", "backend": "sqlite", "ran": 3, "ranNotCounted": 1, "skipped": 0}])"));
+  EXPECT_EQ(summary["claims"], nlohmann::json::parse(R"([
+      {"area": "push", "backend": "sqlite", "ran": 3, "exercised": true},
+      {"area": "push", "backend": "postgres", "ran": 0, "exercised": false}])"));
+  EXPECT_EQ(summary["unreachable"], nlohmann::json::parse(R"({"postgres": "SSP_PG_DSN is not set"})"));
+
+  const std::string xml = junit_xml(run);
+  EXPECT_THAT(xml, HasSubstr("tests=\"11\" failures=\"2\" errors=\"1\" skipped=\"3\""))
+      << "5 cases of what was exercised: 1 failing, 1 skipped";
+  for (const char* expected :
+       {"<testsuite name=\"(what the run exercised)\" tests=\"5\" failures=\"1\" errors=\"0\" "
+        "skipped=\"1\"",
+        "<testcase name=\"push@memory\" classname=\"(what the run exercised)\"",
+        "<property name=\"skipped\" value=\"2\"/>\n      </properties>\n      <skipped "
+        "type=\"skipped\" message=\"every test was skipped\"/>",
+        "<property name=\"ranNotCounted\" value=\"1\"/>",
+        "<testcase name=\"claim push@postgres\"",
+        "<property name=\"exercised\" value=\"false\"/>",
+        "<failure type=\"not-exercised\" message=\"claim push@postgres: not exercised "
+        "(SSP_PG_DSN is not set)\"/>"}) {
+    EXPECT_THAT(xml, HasSubstr(expected));
+  }
+  EXPECT_THAT(junit_xml(sample_run()), Not(HasSubstr("(what the run exercised)")))
+      << "a run judged nothing has no such suite";
+
+  const std::string page = summary_markdown(run);
+  for (const char* expected :
+       {"## What the run exercised\n\n| area | backend | ran, counted | ran, not counted | "
+        "skipped |\n|---|---|---|---|---|\n| push | memory | 0 | 0 | 2 |\n| push | sqlite | 3 | 1 "
+        "| 0 |\n",
+        "Claims: `push@sqlite` exercised (3 ran), `push@postgres` **not exercised**.\n",
+        "Not reachable in this run: postgres (SSP\\_PG\\_DSN is not set).\n",  // Markdown: _ escaped
+        "## Not exercised (the run is not a pass)\n\n- claim push@postgres"}) {
+    EXPECT_THAT(page, HasSubstr(expected));
+  }
+}
+
 TEST(Reports, REPORT_9_ARunWithAReportDirectoryLeavesTheThreeReports) {
   record_spec("Catalog", "REPORT-9");
   const std::filesystem::path dir = scratch_directory() / "report-9" / "nested";

@@ -165,10 +165,18 @@ TEST(WrongCandidateRuns, HARNESS_5_ACandidateThatRefusesNothingFailsWithAReport)
                            run_conformance("wrong:refuses-nothing", kRefusesNothingSlice));
 }
 
+// The wrong candidates that break a store. long-urls breaks one SHOULD row,
+// which fails no run under the default profile: HARNESS-30 runs it.
+std::vector<std::string> store_breaking_candidates() {
+  std::vector<std::string> names = wrong_candidate_names();
+  names.erase(std::remove(names.begin(), names.end(), "long-urls"), names.end());
+  return names;
+}
+
 // The whole suite on memory and SQLite (PostgreSQL runs the same test code
 // and would triple the time): every test ends, whatever the candidate answers.
 class WholeSuite : public ::testing::TestWithParam<std::string> {};
-INSTANTIATE_TEST_SUITE_P(, WholeSuite, ::testing::ValuesIn(wrong_candidate_names()),
+INSTANTIATE_TEST_SUITE_P(, WholeSuite, ::testing::ValuesIn(store_breaking_candidates()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');

@@ -33,7 +33,8 @@ TEST(WrongCandidates, HARNESS_8_EachWrongCandidateBreaksWhatItsNameSays) {
   record_spec("Harness", "HARNESS-8");
   EXPECT_EQ(make_wrong_candidate("no such thing", reference_candidate()), nullptr);
   EXPECT_THAT(wrong_candidate_names(),
-              ::testing::ElementsAre("finds-nothing", "wrong-bytes", "throws", "refuses-nothing"));
+              ::testing::ElementsAre("finds-nothing", "wrong-bytes", "throws", "refuses-nothing",
+                                     "long-urls"));
   const storage::StoredRow row = task_row("t1", "p1", "x", false);
 
   {
@@ -94,6 +95,25 @@ TEST(WrongCandidates, HARNESS_8_EachWrongCandidateBreaksWhatItsNameSays) {
     wrong.storage->ensure_schema(example_compiled());
     EXPECT_EQ(wrong.storage->ensure_schema(compiled(example_schema(), 1)), storage::SchemaReport{})
         << "an older schema is refused by the reference";
+    wrong.storage->upsert_row("acme", "tasks", row);
+    EXPECT_EQ(wrong.storage->get_row("acme", "tasks", "t1"), row);
+  }
+  {
+    SCOPED_TRACE("long-urls: a mint past 15 minutes states its whole TTL, the rest works");
+    WrongStores wrong("long-urls");
+    const UrlSigningKey key{Bytes(32, 7), 0};
+    SignedUrlArea& urls = wrong.candidate->signed_urls();
+    const std::int64_t sixteen_minutes = kMaxSignedUrlTtlMs + 60'000;
+    EXPECT_EQ(urls.mint(key, "sha256:x", "d", "p", kNow, sixteen_minutes).url_expires_at_ms,
+              kNow + sixteen_minutes);
+    const SignedSegmentUrl within = urls.mint(key, "sha256:x", "d", "p", kNow, 60'000);
+    const SignedSegmentUrl reference =
+        reference_candidate().signed_urls().mint(key, "sha256:x", "d", "p", kNow, 60'000);
+    EXPECT_EQ(within.token, reference.token);
+    EXPECT_EQ(within.url_expires_at_ms, reference.url_expires_at_ms);
+    const SegmentRecord put = wrong.segments->put(base_metadata(), kBytes, kNow);
+    EXPECT_EQ(wrong.segments->get(put.segment_id)->bytes, kBytes);
+    wrong.storage->ensure_schema(example_compiled());
     wrong.storage->upsert_row("acme", "tasks", row);
     EXPECT_EQ(wrong.storage->get_row("acme", "tasks", "t1"), row);
   }

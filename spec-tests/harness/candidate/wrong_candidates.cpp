@@ -1,5 +1,6 @@
 #include "harness/candidate/wrong_candidates.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "ssp/errors/errors.hpp"
@@ -7,7 +8,7 @@
 namespace ssp::harness {
 namespace {
 
-enum class Breakage { finds_nothing, wrong_bytes, throws, refuses_nothing };
+enum class Breakage { finds_nothing, wrong_bytes, throws, refuses_nothing, long_urls };
 
 struct WrongCandidateName {
   const char* name;
@@ -18,6 +19,7 @@ constexpr WrongCandidateName kWrongCandidates[] = {
     {"wrong-bytes", Breakage::wrong_bytes},
     {"throws", Breakage::throws},
     {"refuses-nothing", Breakage::refuses_nothing},
+    {"long-urls", Breakage::long_urls},
 };
 
 [[noreturn]] void throw_from(const char* method) {
@@ -65,6 +67,7 @@ class WrongSegmentStore final : public SegmentStore {
       case Breakage::refuses_nothing:
         return answer(breakage_, [&] { return inner_->get(segment_id); });
       case Breakage::wrong_bytes: break;
+      case Breakage::long_urls: return inner_->get(segment_id);  // never wraps a store
     }
     std::optional<StoredSegment> stored = inner_->get(segment_id);
     if (stored) stored->bytes = damaged(std::move(stored->bytes));
@@ -85,6 +88,37 @@ class WrongSegmentStore final : public SegmentStore {
  private:
   std::unique_ptr<SegmentStore> inner_;
   Breakage breakage_;
+};
+
+// Mints a URL for any TTL, valid for all of it: past §5.4's 15 minutes too.
+// Everything else is the base's. (The token inside is the base's, for the
+// bound; only the expiry the answer states is stretched.)
+class LongUrlSigner final : public SignedUrlArea {
+ public:
+  explicit LongUrlSigner(SignedUrlArea& base) : base_(base) {}
+
+  std::string audience(const UrlSigningKey& key, const std::string& partition) override {
+    return base_.audience(key, partition);
+  }
+  SignedSegmentUrl mint(const UrlSigningKey& key, const std::string& segment_id,
+                        const std::string& scope_digest, const std::string& partition,
+                        std::int64_t now_ms, std::int64_t ttl_ms) override {
+    SignedSegmentUrl url = base_.mint(key, segment_id, scope_digest, partition, now_ms,
+                                      std::min(ttl_ms, kMaxSignedUrlTtlMs));
+    url.url_expires_at_ms = now_ms + ttl_ms;
+    return url;
+  }
+  std::string sign_payload(const UrlSigningKey& key, std::string_view payload_json) override {
+    return base_.sign_payload(key, payload_json);
+  }
+  SignedUrlVerdict verify(const UrlSigningKey& key, std::string_view token,
+                          const std::string& segment_id, SegmentStore& store,
+                          const CurrentEpochLookup& current_epoch, std::int64_t now_ms) override {
+    return base_.verify(key, token, segment_id, store, current_epoch, now_ms);
+  }
+
+ private:
+  SignedUrlArea& base_;
 };
 
 class WrongServerStorage final : public storage::ServerStorage {
@@ -110,6 +144,7 @@ class WrongServerStorage final : public storage::ServerStorage {
       case Breakage::refuses_nothing:
         return answer(breakage_, [&] { return inner_->get_row(partition, table, row_id); });
       case Breakage::wrong_bytes: break;
+      case Breakage::long_urls: return inner_->get_row(partition, table, row_id);  // never wraps
     }
     std::optional<storage::StoredRow> row = inner_->get_row(partition, table, row_id);
     if (row) row->payload = damaged(std::move(row->payload));
@@ -168,16 +203,19 @@ class WrongCandidate final : public Candidate {
   bool supports(Backend backend) const override { return base_.supports(backend); }
   bool persists(Backend backend) const override { return base_.persists(backend); }
 
+  // long-urls breaks the signer alone: its stores are the base's.
   std::unique_ptr<SegmentStore> open_segment_store(const DatabaseLocation& location,
                                                    const SegmentStoreOptions& options) override {
-    return std::make_unique<WrongSegmentStore>(base_.open_segment_store(location, options),
-                                               breakage_);
+    auto store = base_.open_segment_store(location, options);
+    if (breakage_ == Breakage::long_urls) return store;
+    return std::make_unique<WrongSegmentStore>(std::move(store), breakage_);
   }
 
   std::unique_ptr<storage::ServerStorage> open_server_storage(
       const DatabaseLocation& location, const storage::ServerStorageOptions& options) override {
-    return std::make_unique<WrongServerStorage>(base_.open_server_storage(location, options),
-                                                breakage_);
+    auto storage = base_.open_server_storage(location, options);
+    if (breakage_ == Breakage::long_urls) return storage;
+    return std::make_unique<WrongServerStorage>(std::move(storage), breakage_);
   }
 
   // The rules that need no store are the base's, unbroken; the download and
@@ -186,7 +224,11 @@ class WrongCandidate final : public Candidate {
   RowArea& rows() override { return base_.rows(); }
   SchemaArea& schema() override { return base_.schema(); }
   DownloadArea& download() override { return base_.download(); }
-  SignedUrlArea& signed_urls() override { return base_.signed_urls(); }
+  SignedUrlArea& signed_urls() override {
+    if (breakage_ != Breakage::long_urls) return base_.signed_urls();
+    if (!long_urls_) long_urls_ = std::make_unique<LongUrlSigner>(base_.signed_urls());
+    return *long_urls_;
+  }
   ErrorCatalogArea& error_catalog() override { return base_.error_catalog(); }
   PushArea& push() override { return base_.push(); }
   CommandArea& commands() override { return base_.commands(); }
@@ -195,6 +237,7 @@ class WrongCandidate final : public Candidate {
   std::string name_;
   Breakage breakage_;
   Candidate& base_;
+  std::unique_ptr<LongUrlSigner> long_urls_;
 };
 
 }  // namespace

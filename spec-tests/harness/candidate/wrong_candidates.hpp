@@ -23,7 +23,9 @@ namespace ssp::harness {
 //  - throws: every method of every store throws std::runtime_error;
 //  - refuses-nothing: every refusal or error the reference throws on purpose
 //    (ssp::SspError: collisions, schema refusals, invalid arguments) is
-//    swallowed and a default answer returned instead.
+//    swallowed and a default answer returned instead;
+//  - long-urls: signed-URL mint takes any TTL and states an expiry past
+//    §5.4's 15 minutes (a SHOULD); the stores are the base's, unbroken.
 std::vector<std::string> wrong_candidate_names();
 
 // The wrong candidate `name` over `base`, or nullptr for an unknown name.

@@ -143,10 +143,13 @@ Exercised what_was_exercised(const std::vector<TestRecord>& records, const Exerc
   for (const Claim& claim : rules.claims) {
     const auto part = parts.find({claim.area, claim.backend});
     const auto unreachable = rules.unreachable_backends.find(claim.backend);
-    if (part != parts.end() && part->second.ran > 0) continue;
+    const int claim_ran = part == parts.end() ? 0 : part->second.ran;
+    const bool reached = unreachable == rules.unreachable_backends.end();
+    exercised.claims.push_back({claim, claim_ran, reached && claim_ran > 0});
+    if (exercised.claims.back().exercised) continue;
     std::string why =
         part == parts.end() ? "no test of it was selected" : what_happened(part->second);
-    if (unreachable != rules.unreachable_backends.end()) why = unreachable->second;
+    if (!reached) why = unreachable->second;
     problems.push_back("claim " + claim.area + "@" + claim.backend + ": not exercised (" + why +
                        ")");
   }

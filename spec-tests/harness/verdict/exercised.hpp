@@ -38,8 +38,16 @@ struct Claim {
 // with a known area (`known_areas`) and backend.
 std::vector<Claim> parse_claims(const std::string& list, const std::vector<std::string>& known_areas);
 
+// A claim and what the run did on its part.
+struct ClaimCheck {
+  Claim claim;
+  int ran = 0;             // counted tests that ran on the part
+  bool exercised = false;  // ran > 0 on a reachable backend
+};
+
 struct Exercised {
   std::vector<ExercisedPart> parts;  // by area, then backend, for the declared areas
+  std::vector<ClaimCheck> claims;    // the rules' claims, in their order
   std::map<std::string, std::string> unreachable;  // backends with tests in the run → why
   // Why the run is not a pass, one sentence each naming what did not run
   // (empty when it exercised enough):

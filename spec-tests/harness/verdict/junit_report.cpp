@@ -131,6 +131,56 @@ void add_case(const TestRecord& test, const std::string& candidate, SuiteCounts&
   suite.cases += out;
 }
 
+// The suite "(what the run exercised)": the profile and the claims as its
+// properties; a case per declared area and backend, its counts as properties
+// (a skipped case when every test of it was skipped); a case per claim; and
+// a failing case per reason the run did not exercise enough, so that a CI
+// view shows red where the exit status is 2.
+void add_exercised_suite(const RunSummary& run, std::vector<std::string>& order,
+                         std::map<std::string, SuiteCounts>& suites) {
+  const Exercised& exercised = run.exercised;
+  if (exercised.parts.empty() && exercised.claims.empty() && exercised.not_exercised.empty()) {
+    return;
+  }
+  const std::string suite = "(what the run exercised)";
+  order.push_back(suite);
+  SuiteCounts& counts = suites[suite];
+  const auto open_case = [&](const std::string& name) {
+    ++counts.tests;
+    counts.cases += "    <testcase name=\"" + xml_text(name) + "\" classname=\"" +
+                    xml_text(suite) + "\" time=\"0.000\">\n";
+  };
+  const auto properties = [&](const std::vector<std::pair<std::string, std::string>>& pairs) {
+    counts.cases += "      <properties>\n";
+    for (const auto& [name, value] : pairs) counts.cases += property(name, value);
+    counts.cases += "      </properties>\n";
+  };
+  for (const ExercisedPart& part : exercised.parts) {
+    open_case(part.area + "@" + part.backend);
+    properties({{"ran", std::to_string(part.ran)},
+                {"ranNotCounted", std::to_string(part.ran_not_counted)},
+                {"skipped", std::to_string(part.skipped)}});
+    if (part.ran + part.ran_not_counted == 0) {
+      ++counts.skipped;
+      counts.cases += "      <skipped type=\"skipped\" message=\"every test was skipped\"/>\n";
+    }
+    counts.cases += "    </testcase>\n";
+  }
+  for (const ClaimCheck& check : exercised.claims) {
+    open_case("claim " + check.claim.area + "@" + check.claim.backend);
+    properties({{"ran", std::to_string(check.ran)},
+                {"exercised", check.exercised ? "true" : "false"}});
+    counts.cases += "    </testcase>\n";
+  }
+  int reason_number = 0;
+  for (const std::string& reason : exercised.not_exercised) {
+    open_case("not exercised " + std::to_string(++reason_number));
+    ++counts.failures;
+    counts.cases += "      <failure type=\"not-exercised\" message=\"" + xml_text(reason) +
+                    "\"/>\n    </testcase>\n";
+  }
+}
+
 }  // namespace
 
 std::string junit_xml(const RunSummary& run) {
@@ -155,6 +205,7 @@ std::string junit_xml(const RunSummary& run) {
                       "</failure>\n    </testcase>\n";
     }
   }
+  add_exercised_suite(run, order, suites);
   SuiteCounts total;
   std::string body;
   for (const std::string& name : order) {

@@ -6,7 +6,8 @@
 // reason; a failure that does not count (a SHOULD warning, a reference-level
 // failure under profile spec) passes, its message in <system-out>. Failures
 // outside every test are the test cases of a last suite, "(outside every
-// test)". The text is UTF-8 whatever the tests printed (utf8_text.hpp).
+// test)"; what the run exercised, its claims and why it did not exercise
+// enough are the cases of "(what the run exercised)". The text is UTF-8 whatever the tests printed (utf8_text.hpp).
 #pragma once
 
 #include <string>

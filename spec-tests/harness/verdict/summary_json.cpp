@@ -163,6 +163,19 @@ std::string summary_json(const RunSummary& run) {
                      {"skipped", part.skipped}});
   }
   out["exercised"] = parts;
+  Json claims = Json::array();
+  for (const ClaimCheck& check : run.exercised.claims) {
+    claims.push_back({{"area", check.claim.area},
+                      {"backend", check.claim.backend},
+                      {"ran", check.ran},
+                      {"exercised", check.exercised}});
+  }
+  out["claims"] = claims;
+  Json unreachable = Json::object();
+  for (const auto& [backend, why] : run.exercised.unreachable) {
+    unreachable[backend] = with_valid_utf8(why);
+  }
+  out["unreachable"] = unreachable;
   Json not_exercised = Json::array();
   for (const std::string& problem : run.exercised.not_exercised) {
     not_exercised.push_back(with_valid_utf8(problem));

@@ -138,6 +138,40 @@ std::string skips_by_reason(const RunSummary& run) {
   return out;
 }
 
+// What the run exercised of each declared area per backend, the claims, the
+// backends it could not reach, and why it is not a pass for what did not run.
+std::string exercised_section(const Exercised& exercised) {
+  std::string out;
+  if (!exercised.parts.empty()) {
+    out += "\n## What the run exercised\n\n| area | backend | ran, counted | ran, not counted "
+           "| skipped |\n|---|---|---|---|---|\n";
+    for (const ExercisedPart& part : exercised.parts) {
+      out += "| " + part.area + " | " + part.backend + " | " + std::to_string(part.ran) + " | " +
+             std::to_string(part.ran_not_counted) + " | " + std::to_string(part.skipped) + " |\n";
+    }
+  }
+  if (!exercised.claims.empty()) {
+    out += "\nClaims: ";
+    for (std::size_t i = 0; i < exercised.claims.size(); ++i) {
+      const ClaimCheck& check = exercised.claims[i];
+      out += std::string(i ? ", " : "") + code(check.claim.area + "@" + check.claim.backend) + " " +
+             (check.exercised ? "exercised (" + std::to_string(check.ran) + " ran)"
+                              : "**not exercised**");
+    }
+    out += ".\n";
+  }
+  for (const auto& [backend, why] : exercised.unreachable) {
+    out += "\nNot reachable in this run: " + backend + " (" + one_line(why) + ").\n";
+  }
+  if (!exercised.not_exercised.empty()) {
+    out += "\n## Not exercised (the run is not a pass)\n\n";
+    for (const std::string& problem : exercised.not_exercised) {
+      out += "- " + one_line(problem) + "\n";
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string summary_markdown(const RunSummary& run) {
@@ -151,12 +185,7 @@ std::string summary_markdown(const RunSummary& run) {
       "under each; errors and unexpected passes count as failed; \"not counted\" failures "
       "are SHOULD warnings or 0.22 and reference-level failures the profile does not count.\n\n";
   out += matrix(run);
-  if (!run.exercised.not_exercised.empty()) {
-    out += "\n## Not exercised (the run is not a pass)\n\n";
-    for (const std::string& problem : run.exercised.not_exercised) {
-      out += "- " + one_line(problem) + "\n";
-    }
-  }
+  out += exercised_section(run.exercised);
   out += test_list("Failures and errors", run, [](const TestRecord& test) {
     return (test.outcome == TestOutcome::failed && test.counts) ||
            test.outcome == TestOutcome::error || test.outcome == TestOutcome::unexpected_pass;
