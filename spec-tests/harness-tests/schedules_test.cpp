@@ -4,10 +4,13 @@
 // a wrong expectation, a step that should wait but answers.
 #include <gmock/gmock.h>
 
+#include <algorithm>
+
 #include "harness/candidate/reference_areas.hpp"
 #include "harness/catalog/spec.hpp"
 #include "harness/fixtures/push_fixtures.hpp"
 #include "harness/races/answer_pattern.hpp"
+#include "harness/races/played_session.hpp"
 #include "harness/races/schedule.hpp"
 #include "harness/races/schedule_runner.hpp"
 
@@ -17,6 +20,7 @@ namespace {
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using ::testing::Optional;
 using ::testing::StartsWith;
 
@@ -127,6 +131,58 @@ TEST(ScheduleRunner, HARNESS_51_APlaceholderIsOneSequenceNumberThroughoutAPermut
                                                    "expect changes t1 versions ?p"))
                   .problems,
               Contains("expect changes t1 versions ?p: saw versions 2 (?p met 1 before)"));
+}
+
+// The permutations that park a push in a validator and have a step wait
+// for it, each played on SQLite as written (it passes) and with the waiting
+// step moved first, unmarked (it must fail): their expectations tell the two
+// orders apart, so a candidate that let the second push go first, instead of
+// holding the partition while it validates, fails them.
+TEST(ScheduleRunner, HARNESS_52_ARaceParkedAtACallbackFailsWhenItsOrderIsReversed) {
+  record_spec("Harness", "HARNESS-52");
+  const auto database_for_each_play = [] { return create_test_database(Backend::sqlite); };
+  int reversed = 0;
+  for (const Schedule& schedule : load_schedules(schedules_directory())) {
+    for (const Permutation& permutation : schedule.permutations) {
+      const auto plays_on_sqlite = std::find(permutation.backends.begin(),
+                                             permutation.backends.end(), Backend::sqlite);
+      const auto waiting = std::find_if(permutation.steps.begin(), permutation.steps.end(),
+                                        [](const PermutationStep& step) {
+                                          return step.waits_for.has_value();
+                                        });
+      const bool parks_at_a_callback = std::any_of(
+          permutation.steps.begin(), permutation.steps.end(), [&](const PermutationStep& step) {
+            const auto park = word_after(schedule.step(step.step).words, "park");
+            return park && is_callback_park_point(*park);
+          });
+      // E-1 asserts only the wait (SQLite has one writer): its answers are the
+      // same in either order, as its hook form's are.
+      if (plays_on_sqlite == permutation.backends.end() || waiting == permutation.steps.end() ||
+          !parks_at_a_callback || permutation.requirement == "E-1") {
+        continue;
+      }
+      SCOPED_TRACE(schedule.file + ": " + permutation.written);
+      Permutation backwards = permutation;
+      backwards.steps.erase(backwards.steps.begin() + (waiting - permutation.steps.begin()));
+      backwards.steps.insert(backwards.steps.begin(), PermutationStep{waiting->step, std::nullopt});
+      const storage::CompiledSchema schema = compiled(push_schema());
+      const storage::CompiledSchema next_schema = compiled(next_push_schema());
+      for (const Permutation* played : {&permutation, static_cast<const Permutation*>(&backwards)}) {
+        const auto database = database_for_each_play();
+        const PlayedPermutation outcome = play_permutation(
+            schedule, *played,
+            ScheduleStage{reference_candidate(), *database, schema, next_schema, std::nullopt,
+                          std::nullopt, std::chrono::seconds(20)});
+        if (played == &permutation) {
+          EXPECT_THAT(outcome.problems, IsEmpty()) << "as written";
+        } else {
+          EXPECT_THAT(outcome.problems, Not(IsEmpty())) << "reversed, it still played as written";
+        }
+      }
+      ++reversed;
+    }
+  }
+  EXPECT_GE(reversed, 6) << "the callback permutations that wait on SQLite";
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ class Race : public ::testing::Test {
     }
     record_spec(sections, permutation_.requirement);
     Candidate& candidate = current_candidate();
-    const std::vector<Capability> needed = capabilities_needed(schedule_);
+    const std::vector<Capability> needed = capabilities_needed(schedule_, permutation_);
     for (const Capability capability : needed) SSP_REQUIRE_CAPABILITY(candidate, capability);
     SSP_SKIP_UNLESS_BACKEND_READY(candidate, backend_);
     const auto database = create_test_database(backend_);

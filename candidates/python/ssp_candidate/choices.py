@@ -1,4 +1,5 @@
-"""The answers SPEC leaves open, chosen once per process (issue 18, "done when").
+"""The answers SPEC leaves open, chosen once per process (issue 18, "done when"), and
+whether the candidate declares its hook points (issue 34).
 
 SPEC names no winner when several live publications answer one §5.3 reuse key, and
 does not order a record's ``scopeDigests`` (§5.1). The defaults are the project's
@@ -20,6 +21,10 @@ class Choices:
     # list reversed (the rest descending, the primary last), so no two digests keep D4's
     # relative order.
     digests_reversed: bool = False
+    # Not an answer SPEC leaves open but how the candidate presents itself: False
+    # (--no-hooks) declares no hook points in hello (``hooks``, ``pushHooks``), as a
+    # production implementation has none, so the suite runs only what needs none.
+    hooks: bool = True
 
 
 _current = Choices()

@@ -6,7 +6,7 @@ declares. Server storage, rows, schema, push and transactions are in storage_han
 import base64
 import binascii
 
-from . import __version__
+from . import __version__, choices
 from .download import DownloadRequest, ResolverFailure, authorize_download
 from .error_catalog import CATALOG, error_body, http_status
 from .errors import CallbackFailed, InvalidInput, StoreFailure, Unsupported
@@ -43,9 +43,10 @@ def hello(server, params):
     if version not in PROTOCOLS:
         raise Unsupported("protocol version %r is not spoken here; this driver speaks %s"
                           % (version, " and ".join(str(v) for v in PROTOCOLS)))
-    capabilities = {"backends": BACKENDS, "areas": AREAS, "hooks": True, "hasher": True, "readOnly": True}
+    hooks = choices.current().hooks
+    capabilities = {"backends": BACKENDS, "areas": AREAS, "hooks": hooks, "hasher": True, "readOnly": True}
     if version >= 2:
-        capabilities.update({"push": True, "transactions": True, "pushHooks": True, "commands": True,
+        capabilities.update({"push": True, "transactions": True, "pushHooks": hooks, "commands": True,
                              "queryAuthoritative": True})
     return {
         "protocol": version,

@@ -1,5 +1,6 @@
 """The two switches that pick other permissible answers (choices.py): each changes only
-the answer it names, and the command line sets them."""
+the answer it names, and the command line sets them; and --no-hooks, which hides the hook
+points from hello."""
 
 import dataclasses
 import unittest
@@ -20,6 +21,16 @@ class ChoicesOff(unittest.TestCase):
     def test_each_flag_sets_its_choice(self):
         self.assertEqual(parse_choices(["--find-latest-created", "--digests-reversed"]),
                          choices.Choices(find_latest_created=True, digests_reversed=True))
+
+    def test_no_hooks_declares_no_hook_points_in_hello(self):
+        self.assertEqual(parse_choices(["--no-hooks"]), choices.Choices(hooks=False))
+        from ssp_candidate.handlers import hello
+        previous = choices.set_current(choices.Choices(hooks=False))
+        self.addCleanup(choices.set_current, previous)
+        declared = hello(None, {"protocol": 2})["capabilities"]
+        self.assertFalse(declared["hooks"])
+        self.assertFalse(declared["pushHooks"])
+        self.assertTrue(declared["push"])
 
     def test_an_unknown_flag_is_refused(self):
         with self.assertRaises(SystemExit):

@@ -1,15 +1,28 @@
 // ssp-reference-driver: the C++ reference served over the driver protocol
 // (docs/driver-protocol.md) on stdin and stdout. Logs go to stderr.
+// `--no-hooks` declares no hook points, as a production implementation has none.
 #include <iostream>
+#include <string_view>
 
 #include "connection.hpp"
 #include "server.hpp"
 
-int main() {
+int main(int argc, char** argv) {
+  ssp::driver::DriverSwitches switches;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--no-hooks") {
+      switches.hooks = false;
+    } else {
+      std::cerr << "ssp-reference-driver: unknown argument '" << argv[i]
+                << "'\nusage: ssp-reference-driver [--no-hooks]\n"
+                   "  --no-hooks  declare no hook points (hooks, pushHooks) in hello\n";
+      return 2;
+    }
+  }
   std::ios::sync_with_stdio(false);
   // cin is tied to cout: every read would flush cout from the reading thread,
   // racing the answering threads' writes (they hold the connection's lock).
   std::cin.tie(nullptr);
   ssp::driver::Connection connection(std::cin, std::cout);
-  return ssp::driver::serve(connection);
+  return ssp::driver::serve(connection, ssp::driver::all_methods(switches));
 }

@@ -13,7 +13,7 @@ thread_local const Call* t_current_call = nullptr;
 // hello (docs/driver-protocol.md): the reference implements everything.
 // A version-1 hello is answered too, without the push capabilities, so an
 // older harness can still drive this driver.
-Json hello(const Fields& params) {
+Json hello(const DriverSwitches& switches, const Fields& params) {
   const std::int64_t requested = params.integer("protocol");
   if (requested < wire::kOldestProtocolVersion || requested > wire::kProtocolVersion) {
     throw Unsupported("protocol version " + std::to_string(requested) +
@@ -29,21 +29,21 @@ Json hello(const Fields& params) {
         {"areas",
          {"segments", "storage", "scope", "rows", "schema", "download", "signed_url",
           "error_catalog"}},
-        {"hooks", true},
+        {"hooks", switches.hooks},
         {"hasher", true},
         {"readOnly", true},
         {"push", pushes},
         {"transactions", pushes},
-        {"pushHooks", pushes},
+        {"pushHooks", pushes && switches.hooks},
         {"commands", pushes},
         {"queryAuthoritative", pushes}}}};
 }
 
 }  // namespace
 
-MethodTable all_methods() {
+MethodTable all_methods(const DriverSwitches& switches) {
   MethodTable table;
-  table["hello"] = hello;
+  table["hello"] = [switches](const Fields& params) { return hello(switches, params); };
   add_segment_methods(table);
   add_storage_methods(table);
   add_push_methods(table);

@@ -7,8 +7,18 @@
 
 namespace ssp::driver {
 
-// hello and every method of docs/driver-protocol.md.
-MethodTable all_methods();
+// What the command line of ssp-reference-driver changes in its hello.
+struct DriverSwitches {
+  // false (--no-hooks): the hello declares no hook points (`hooks`,
+  // `pushHooks`), as a production implementation has none, so the harness
+  // runs only the tests that need none (docs/harness.md, "Parking without
+  // hooks"). The methods stay as they are: the harness installs no hook a
+  // hello does not declare.
+  bool hooks = true;
+};
+
+// hello, as `switches` say, and every method of docs/driver-protocol.md.
+MethodTable all_methods(const DriverSwitches& switches = {});
 
 // Serves `connection` with `methods` until its input ends. Returns the exit
 // status (0). The fake drivers of the harness's own tests serve a table with

@@ -53,11 +53,13 @@ bool runs(const Schedule& schedule, const ScheduleSession& session, std::string_
                      [&](const std::string& step) { return schedule.step(step).words[0] == verb; });
 }
 
-// Whether `point` is a hook point a step of `verb` can park at, as schedules
-// spell them: H0 … H6 for a push or command, the wire names for the others.
+// Whether a step of `verb` can park at `point`, as schedules spell them: a
+// push at a callback every push candidate makes (is_callback_park_point) or
+// at H0 … H6, a command at H0 … H6, the others at their wire names.
 bool parks_at(const std::string& verb, const std::string& point) {
   if (verb == "put") return wire::put_hook_point_from_name(point).has_value();
   if (verb == "ensure") return wire::ensure_hook_point_from_name(point).has_value();
+  if (verb == "push" && is_callback_park_point(point)) return true;
   return hook_point_named(point).has_value();
 }
 
@@ -74,6 +76,10 @@ std::string schema_report_text(const storage::SchemaReport& report) {
 }
 
 }  // namespace
+
+bool is_callback_park_point(std::string_view point) {
+  return point == "validate_row" || point == "validate_commit";
+}
 
 std::string push_answer_text(const push::PushAnswer& answer) {
   switch (answer.status) {
@@ -370,29 +376,40 @@ void PlayedSession::start_push(const ScheduleStep& step, std::shared_ptr<Slot> s
   if (!removes) operation.payload = named.row.payload;
   const push::PushCommit commit{word_after(words, "client").value_or("client-" + name_), words[1],
                                 {operation}};
-  // validate: a row validator of tasks and a whole-commit validator that
-  // accept; refuse row | refuse commit: that one refuses the push with its
+  // validate: a row validator of the operation's table and a whole-commit
+  // validator that accept; refuse row | refuse commit: that one refuses the push with its
   // own code test.refused (SSP2 §6.7, §6.8). Every call of one is counted.
   const auto refuse = word_after(words, "refuse");
   if (refuse && *refuse != "row" && *refuse != "commit") {
     return fail_now(slot, "schedule: refuse names a validator: row or commit");
   }
+  // park validate_row | validate_commit: that validator is installed, and the
+  // push parks inside it (on_hook) before it accepts or refuses: inside the
+  // push's transaction, under the partition lock (§6.8), with the operation
+  // staged for validate_commit.
   const bool validate = std::find(words.begin(), words.end(), "validate") != words.end();
+  const auto park = word_after(words, "park");
+  const bool validates_rows = validate || refuse == "row" || park == "validate_row";
+  const bool validates_commit = validate || refuse == "commit" || park == "validate_commit";
   start_call(
       words, slot,
-      [this, actor = actor_of(words), commit, refuse, validate](push::PushOptions options) {
+      [this, actor = actor_of(words), commit, refuse, validates_rows, validates_commit,
+       table = named.table](push::PushOptions options) {
         ValidationCounts& counts = setting_.validations;
-        if (validate || refuse == "row") {
-          options.row_validators[kTable] = [&counts, refuses = refuse == "row"](const auto&) {
+        if (validates_rows) {
+          options.row_validators[table] = [this, &counts,
+                                            refuses = refuse == "row"](const auto&) {
             ++counts.row;
+            on_hook("validate_row");
             if (refuses) {
               throw push::ValidationRejection("test.refused", "the schedule refuses it");
             }
           };
         }
-        if (validate || refuse == "commit") {
-          options.commit_validator = [&counts, refuses = refuse == "commit"](const auto&) {
+        if (validates_commit) {
+          options.commit_validator = [this, &counts, refuses = refuse == "commit"](const auto&) {
             ++counts.commit;
+            on_hook("validate_commit");
             if (refuses) {
               throw push::CommitValidationRejection(0, "test.refused", "the schedule refuses it");
             }
@@ -456,8 +473,14 @@ void PlayedSession::start_call(const std::vector<std::string>& words,
   options.new_cache_identity = [this, call_number] {
     return "identity-" + name_ + "-" + std::to_string(call_number);
   };
-  if (word_after(words, "park")) {
-    if (!setting_.push_hooks) return fail_now(slot, "schedule: park needs the push_hooks grant");
+  // Hook points go in whenever the test holds the grant: it asks for one only
+  // when a step of the schedule parks at H0 … H6 (a later `resume park H4`
+  // too). A park at a callback needs none.
+  const auto park = word_after(words, "park");
+  if (park && hook_point_named(*park) && !setting_.push_hooks) {
+    return fail_now(slot, "schedule: park " + *park + " needs the push_hooks grant");
+  }
+  if (setting_.push_hooks) {
     install_push_hook(*setting_.push_hooks, options,
                       [this](PushHookPoint reached) { on_hook(hook_point_word(reached)); });
   }

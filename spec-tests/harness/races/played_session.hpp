@@ -22,10 +22,13 @@
 //                                  ends the session (its later steps answer "skipped")
 //   commit | rollback
 //   push COMMIT [client C] [partition P] [as ACTOR] [scopes A,B] OPERATION [validate]
-//        [refuse row|commit] [park Hn]
+//        [refuse row|commit] [park Hn | park validate_row | park validate_commit]
 //       OPERATION: upsert ROW [base N] [title T] [project P] | delete ROW [base N]
 //                | member ROW [email E] [org O] (an upsert of a members row)
-//       validate: validators that accept; refuse: one that refuses (ValidationCounts)
+//       validate: validators that accept; refuse: one that refuses (ValidationCounts);
+//       park validate_row|validate_commit: inside that validator, which is then
+//       installed (a callback every push candidate makes, under the lock); a
+//       row validator is installed for the operation's table
 //   command OPERATION REQUEST KIND [row R] [project P] [client C] [as ACTOR] [unauthorized]
 //        [park Hn]
 //       a registered command of the declared vocabulary (wire/declared_command.hpp);
@@ -96,10 +99,16 @@ NamedRow named_row(Candidate& candidate, const storage::CompiledSchema& schema,
 // publications nowhere), or "absent".
 std::string segment_text(const std::optional<StoredSegment>& segment);
 
+// Whether `point` is a park point at a callback every push candidate makes
+// inside its transaction, under the partition lock: `validate_row` (the row
+// validator of tasks) or `validate_commit` (the whole-commit validator). A
+// park at one needs no hook points (Capability::push_hooks).
+bool is_callback_park_point(std::string_view point);
+
 // How often the validators of the pushes of one play were called, over all
 // its sessions: a delivery answered from a stored result calls none.
 struct ValidationCounts {
-  std::atomic<int> row{0};     // row validators of tasks
+  std::atomic<int> row{0};     // row validators (of the pushed operation's table)
   std::atomic<int> commit{0};  // whole-commit validators
 };
 

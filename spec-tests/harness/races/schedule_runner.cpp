@@ -85,7 +85,14 @@ class Play {
         stage.schema,     stage.next_schema,
         stage.push_hooks, stage.hooks,
         validations_};
+    // Only the sessions the permutation plays: what it needs of the candidate
+    // is what its own steps use (capabilities_needed).
     for (const auto& declaration : schedule.sessions) {
+      const bool played = std::any_of(
+          permutation.steps.begin(), permutation.steps.end(), [&](const PermutationStep& step) {
+            return schedule.step(step.step).session == declaration.name;
+          });
+      if (!played) continue;
       sessions_.emplace(declaration.name,
                         std::make_unique<PlayedSession>(setting, schedule, declaration));
     }
@@ -364,7 +371,8 @@ PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& 
   return played;
 }
 
-std::vector<Capability> capabilities_needed(const Schedule& schedule) {
+std::vector<Capability> capabilities_needed(const Schedule& schedule,
+                                            const Permutation& permutation) {
   std::vector<Capability> needed;
   const auto need = [&needed](std::initializer_list<Capability> capabilities) {
     for (const Capability capability : capabilities) {
@@ -382,9 +390,13 @@ std::vector<Capability> capabilities_needed(const Schedule& schedule) {
     need_rows();
     need({Capability::transactions});
   }
-  for (const auto& [name, step] : schedule.steps) {
+  for (const PermutationStep& played : permutation.steps) {
+    const ScheduleStep& step = schedule.step(played.step);
     const std::string& verb = step.words[0];
-    const bool parks = word_after(step.words, "park").has_value();
+    const auto park = word_after(step.words, "park");
+    const bool parks = park.has_value();
+    // A push parked at a validator needs only the push area; H0 … H6 are hooks.
+    const bool parks_at_a_hook = parks && !is_callback_park_point(*park);
     if (verb == "put" || verb == "get") {
       need({Capability::segment_store});
       if (parks) need({Capability::hooks});
@@ -395,22 +407,23 @@ std::vector<Capability> capabilities_needed(const Schedule& schedule) {
       need_rows();
       need({Capability::push});
       if (verb == "command") need({Capability::commands});
-      if (parks) need({Capability::push_hooks});
-    } else if (verb != "resume") {  // a step of a hand-rolled transaction
+      if (parks_at_a_hook) need({Capability::push_hooks});
+    } else if (verb == "resume") {
+      // `resume park POINT` parks the call again: H0 … H6 of a push or command.
+      if (parks && park->size() == 2 && (*park)[0] == 'H') need({Capability::push_hooks});
+    } else {  // a step of a hand-rolled transaction
       need_rows();
       need({Capability::transactions});
     }
   }
-  for (const auto& permutation : schedule.permutations) {
-    for (const auto& expectation : permutation.expectations) {
-      const std::string kind = expectation.subject.substr(0, expectation.subject.find(' '));
-      if (kind == "row") need_rows();
-      if (kind == "changes" || kind == "commits" || kind == "seqs") {
-        need_rows();
-        need({Capability::push});
-      }
-      if (kind == "segment") need({Capability::segment_store});
+  for (const auto& expectation : permutation.expectations) {
+    const std::string kind = expectation.subject.substr(0, expectation.subject.find(' '));
+    if (kind == "row") need_rows();
+    if (kind == "changes" || kind == "commits" || kind == "seqs") {
+      need_rows();
+      need({Capability::push});
     }
+    if (kind == "segment") need({Capability::segment_store});
   }
   return needed;
 }

@@ -48,10 +48,13 @@ struct ScheduleStage {
 PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& permutation,
                                    const ScheduleStage& stage);
 
-// The parts of the candidate `schedule` uses, by its setup, steps and
-// expectations, each once: a test skips unless the candidate has them all.
+// The parts of the candidate `permutation` of `schedule` uses, by the
+// schedule's setup and the permutation's own steps and expectations, each
+// once: its test skips unless the candidate has them all.
 // Capability::push_hooks and Capability::hooks are among them only when a
-// step parks at a point of theirs.
-std::vector<Capability> capabilities_needed(const Schedule& schedule);
+// step the permutation plays parks at a point of theirs; a push parked at a
+// validator (validate_row, validate_commit) needs neither.
+std::vector<Capability> capabilities_needed(const Schedule& schedule,
+                                            const Permutation& permutation);
 
 }  // namespace ssp::harness
