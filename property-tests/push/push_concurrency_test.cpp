@@ -2,8 +2,11 @@
 // storage of its own opened by the candidate, released together by a latch,
 // each playing a few deliveries: pushes (last-writer-wins and compare-and-set,
 // some refused by a row validator) under keys drawn from a small pool, so
-// that duplicates of identical bytes meet, and registered increments of one
-// counter under request ids drawn from a small pool. After quiescence: seqs
+// that duplicates of identical bytes meet, and, where the candidate has
+// `commands`, registered increments of one counter under request ids drawn
+// from a small pool. Nothing but `push` (and the raw transactions the
+// observer reads through) is needed: a hookless candidate without commands
+// runs P1 on pushes alone. After quiescence: seqs
 // dense, one commit and one outcome per key, every delivery answered its
 // key's stored outcome, every row's versions a chain, no increment lost.
 //
@@ -67,8 +70,11 @@ void showValue(const Delivery& delivery, std::ostream& out) {
   }
 }
 
-rc::Gen<Workload> workload(bool unlocked) {
-  return rc::gen::exec([unlocked] {
+// `increments`: registered increments among the deliveries (a candidate with
+// `commands`); without them the workload is pushes alone, and the push
+// invariants hold the same.
+rc::Gen<Workload> workload(bool unlocked, bool increments) {
+  return rc::gen::exec([unlocked, increments] {
     const int sessions = *rc::gen::inRange(2, 17);
     Workload plan(static_cast<std::size_t>(sessions));
     for (auto& deliveries : plan) {
@@ -76,7 +82,9 @@ rc::Gen<Workload> workload(bool unlocked) {
       for (int i = 0; i < count; ++i) {
         Delivery delivery;
         delivery.kind = *rc::gen::weightedElement<Kind>(
-            {{3, Kind::push}, {2, Kind::increment}, {unlocked ? 2u : 0u, Kind::unlocked_increment}});
+            {{3, Kind::push},
+             {increments ? 2u : 0u, Kind::increment},
+             {unlocked ? 2u : 0u, Kind::unlocked_increment}});
         delivery.key = *rc::gen::inRange(0, delivery.kind == Kind::push ? kKeys : kRequests);
         deliveries.push_back(delivery);
       }
@@ -487,15 +495,16 @@ class Case {
   std::vector<std::pair<std::size_t, std::size_t>> lock_order_;  // (session, index) at H3
 };
 
-// The candidate, the backend and the capabilities one case needs.
+// The candidate, the backend and the capabilities one case needs: push
+// alone; registered increments join the workload where the candidate has
+// `commands` (issue 34: the properties run for every push candidate).
 class PushConcurrency : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override {
     harness::Candidate& candidate = harness::current_candidate();
     for (const auto needed :
          {harness::Capability::server_storage, harness::Capability::schema,
-          harness::Capability::rows, harness::Capability::push, harness::Capability::transactions,
-          harness::Capability::commands}) {
+          harness::Capability::rows, harness::Capability::push, harness::Capability::transactions}) {
       SSP_REQUIRE_CAPABILITY(candidate, needed);
     }
     SSP_SKIP_UNLESS_BACKEND_READY(candidate, GetParam());
@@ -505,8 +514,10 @@ class PushConcurrency : public ::testing::TestWithParam<Backend> {
   std::function<void()> property(bool unlocked,
                                  std::optional<harness::CapabilityGrant> push_hooks = {}) {
     const Backend backend = GetParam();
-    return [backend, unlocked, push_hooks] {
-      const Workload plan = *workload(unlocked);
+    const bool increments =
+        !harness::capability_gate(harness::current_candidate(), harness::Capability::commands);
+    return [backend, unlocked, increments, push_hooks] {
+      const Workload plan = *workload(unlocked, increments);
       Case played(backend, plan, push_hooks);
       played.play();
       std::string wrong = played.violations();

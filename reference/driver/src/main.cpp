@@ -1,6 +1,7 @@
 // ssp-reference-driver: the C++ reference served over the driver protocol
 // (docs/driver-protocol.md) on stdin and stdout. Logs go to stderr.
-// `--no-hooks` declares no hook points, as a production implementation has none.
+// `--no-hooks` declares no hook points, as a production implementation has none;
+// `--no-commands` no registered commands.
 #include <iostream>
 #include <string_view>
 
@@ -10,12 +11,16 @@
 int main(int argc, char** argv) {
   ssp::driver::DriverSwitches switches;
   for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == "--no-hooks") {
+    const std::string_view argument = argv[i];
+    if (argument == "--no-hooks") {
       switches.hooks = false;
+    } else if (argument == "--no-commands") {
+      switches.commands = false;
     } else {
-      std::cerr << "ssp-reference-driver: unknown argument '" << argv[i]
-                << "'\nusage: ssp-reference-driver [--no-hooks]\n"
-                   "  --no-hooks  declare no hook points (hooks, pushHooks) in hello\n";
+      std::cerr << "ssp-reference-driver: unknown argument '" << argument
+                << "'\nusage: ssp-reference-driver [--no-hooks] [--no-commands]\n"
+                   "  --no-hooks     declare no hook points (hooks, pushHooks) in hello\n"
+                   "  --no-commands  declare no registered commands (commands) in hello\n";
       return 2;
     }
   }

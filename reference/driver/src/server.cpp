@@ -35,7 +35,7 @@ Json hello(const DriverSwitches& switches, const Fields& params) {
         {"push", pushes},
         {"transactions", pushes},
         {"pushHooks", pushes && switches.hooks},
-        {"commands", pushes},
+        {"commands", pushes && switches.commands},
         {"queryAuthoritative", pushes}}}};
 }
 

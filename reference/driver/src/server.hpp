@@ -15,6 +15,9 @@ struct DriverSwitches {
   // hooks"). The methods stay as they are: the harness installs no hook a
   // hello does not declare.
   bool hooks = true;
+  // false (--no-commands): the hello declares no `commands`, as a push
+  // implementation without registered commands; the remote-command tests skip.
+  bool commands = true;
 };
 
 // hello, as `switches` say, and every method of docs/driver-protocol.md.
