@@ -5,14 +5,19 @@
 #include <gmock/gmock.h>
 
 #include <algorithm>
+#include <mutex>
+#include <pqxx/pqxx>
+#include <thread>
 
 #include "harness/candidate/reference_areas.hpp"
 #include "harness/catalog/spec.hpp"
 #include "harness/fixtures/push_fixtures.hpp"
+#include "harness/gates/backend_gate.hpp"
 #include "harness/races/answer_pattern.hpp"
 #include "harness/races/played_session.hpp"
 #include "harness/races/schedule.hpp"
 #include "harness/races/schedule_runner.hpp"
+#include "harness/util/eventually.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -131,6 +136,110 @@ TEST(ScheduleRunner, HARNESS_51_APlaceholderIsOneSequenceNumberThroughoutAPermut
                                                    "expect changes t1 versions ?p"))
                   .problems,
               Contains("expect changes t1 versions ?p: saw versions 2 (?p met 1 before)"));
+}
+
+// The reference, but every push holds one process-wide mutex from start to
+// end: pushes serialize outside the database, which shows none of them
+// waiting. A wrong candidate for HARNESS-53 only.
+class SerializesInProcess final : public Candidate {
+ public:
+  std::string name() const override { return "serializes-in-process"; }
+  bool supports(Backend backend) const override { return base_.supports(backend); }
+  bool persists(Backend backend) const override { return base_.persists(backend); }
+  std::unique_ptr<SegmentStore> open_segment_store(const DatabaseLocation& location,
+                                                   const SegmentStoreOptions& options) override {
+    return base_.open_segment_store(location, options);
+  }
+  std::unique_ptr<storage::ServerStorage> open_server_storage(
+      const DatabaseLocation& location, const storage::ServerStorageOptions& options) override {
+    return base_.open_server_storage(location, options);
+  }
+  ScopeArea& scope() override { return base_.scope(); }
+  RowArea& rows() override { return base_.rows(); }
+  SchemaArea& schema() override { return base_.schema(); }
+  DownloadArea& download() override { return base_.download(); }
+  SignedUrlArea& signed_urls() override { return base_.signed_urls(); }
+  ErrorCatalogArea& error_catalog() override { return base_.error_catalog(); }
+  PushArea& push() override { return push_; }
+  CommandArea& commands() override { return base_.commands(); }
+
+ private:
+  class OneAtATime final : public PushArea {
+   public:
+    explicit OneAtATime(PushArea& base) : base_(base) {}
+    push::PushAnswer push(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
+                          const push::PushActor& actor, const push::PushCommit& commit,
+                          const push::PushOptions& options) override {
+      const std::lock_guard lock(mutex_);
+      return base_.push(storage, schema, actor, commit, options);
+    }
+
+   private:
+    PushArea& base_;
+    std::mutex mutex_;
+  };
+
+  Candidate& base_ = reference_candidate();
+  OneAtATime push_{base_.push()};
+};
+
+// The runner on PostgreSQL: a push that waits for the partition lock is seen
+// waiting by its own session's application_name; one that waits on anything
+// else is never seen so, and the play fails saying that.
+TEST(ScheduleRunner, HARNESS_53_OnPostgresOnlyTheStepsOwnSessionShownWaitingCounts) {
+  record_spec("Harness", "HARNESS-53");
+  SSP_SKIP_UNLESS_BACKEND_READY(reference_candidate(), Backend::postgres);
+  const storage::CompiledSchema schema = compiled(push_schema());
+  const storage::CompiledSchema next_schema = compiled(next_push_schema());
+  const auto play_on_postgres = [&](Candidate& candidate, const std::string& text) {
+    const Schedule schedule = parse_schedule(text, "tiny.schedule");
+    const auto database = create_test_database(Backend::postgres);
+    return play_permutation(schedule, schedule.permutations.front(),
+                            ScheduleStage{candidate, *database, schema, next_schema, std::nullopt,
+                                          std::nullopt, std::chrono::seconds(3)});
+  };
+  EXPECT_THAT(play_on_postgres(reference_candidate(),
+                               writer_and_push("permutation X L on postgres: c_open c_read "
+                                               "c_write p_push(c_commit) c_commit",
+                                               "expect p_push applied seq 1"))
+                  .problems,
+              IsEmpty());
+  // b_push, to another partition, waits only for the candidate's own mutex.
+  const std::string two_partitions =
+      "schedule  Tiny\nsection   §6.3\ntitle     t\nanomaly   a\n"
+      "session a a push parked in its validator\n"
+      "step a_push push k1 partition acme upsert t1 title A park validate_commit\n"
+      "step a_go resume\n"
+      "session b a push to another partition\n"
+      "step b_push push k2 partition beta upsert t1 title B\n"
+      "permutation X L on postgres: a_push b_push(a_go) a_go\n"
+      "expect b_push applied seq 1\n";
+  SerializesInProcess serializes;
+  EXPECT_THAT(play_on_postgres(serializes, two_partitions).problems,
+              Contains("the database never showed b_push waiting for a lock"));
+
+  // Which session waits: a lock held by one named connection, asked for by another.
+  const auto database = create_test_database(Backend::postgres);
+  const DatabaseLocation& where = database->location();
+  database->exec("CREATE TABLE contended (x int)");
+  const auto named = [&](const std::string& session) {
+    return std::make_unique<pqxx::connection>(where.pg_dsn + " application_name=" +
+                                              where.pg_schema + "/" + session);
+  };
+  const auto holder = named("holder");
+  pqxx::work holding(*holder);
+  holding.exec("LOCK TABLE " + where.pg_schema + ".contended IN ACCESS EXCLUSIVE MODE");
+  std::thread asker([&, waiter = named("waiter")] {
+    pqxx::work asking(*waiter);
+    asking.exec("LOCK TABLE " + where.pg_schema + ".contended IN ACCESS EXCLUSIVE MODE");
+  });
+  const std::string waiter = where.pg_schema + "/waiter";
+  EXPECT_TRUE(eventually([&] { return database->shows_sessions_waiting({waiter}); },
+                         std::chrono::seconds(20)));
+  EXPECT_FALSE(database->shows_sessions_waiting({where.pg_schema + "/holder"}));
+  EXPECT_FALSE(database->shows_sessions_waiting({waiter, where.pg_schema + "/holder"}));
+  holding.commit();
+  asker.join();
 }
 
 // The permutations that park a push in a validator and have a step wait

@@ -56,6 +56,12 @@ class InspectedTestDatabase final : public TestDatabase {
             [&] { shown = inner_->shows_lock_waits(waiters); });
     return shown;
   }
+  bool shows_sessions_waiting(const std::vector<std::string>& application_names) override {
+    bool shown = false;
+    inspect("looking for the sessions waiting for a lock",
+            [&] { shown = inner_->shows_sessions_waiting(application_names); });
+    return shown;
+  }
   LockWaitEvidence lock_wait_evidence() const override { return inner_->lock_wait_evidence(); }
 
  private:

@@ -1,5 +1,7 @@
 #include "harness/backends/postgres_database.hpp"
 
+#include <set>
+
 #include "harness/backends/random_name.hpp"
 
 namespace ssp::harness {
@@ -226,14 +228,33 @@ void PostgresTestDatabase::release_write_lock() {
 bool PostgresTestDatabase::shows_lock_waits(int waiters) {
   // Backends of other tests' schemas wait for locks too: count only those
   // that already hold a lock on a relation of this test's schema, or whose
-  // application_name is the schema (a schedule's sessions: one waiting for
-  // an advisory lock may hold nothing in the schema yet).
+  // application_name is one of its schedule's sessions' (<schema>/<session>:
+  // one waiting for an advisory lock may hold nothing in the schema yet).
   const auto count = query_column(
       "SELECT count(DISTINCT w.pid) FROM pg_locks w WHERE NOT w.granted AND (EXISTS ("
       "SELECT 1 FROM pg_locks h JOIN pg_class c ON c.oid = h.relation WHERE h.pid = w.pid "
       "AND h.granted AND c.relnamespace = to_regnamespace(current_schema())) OR w.pid IN ("
-      "SELECT pid FROM pg_stat_activity WHERE application_name = current_schema()))");
+      "SELECT pid FROM pg_stat_activity WHERE starts_with(application_name, current_schema() || "
+      "'/')))");
   return !count.empty() && std::stoi(count.front()) >= waiters;
+}
+
+bool PostgresTestDatabase::shows_sessions_waiting(
+    const std::vector<std::string>& application_names) {
+  if (application_names.empty()) return true;
+  std::string names;
+  {
+    const std::lock_guard lock(connection_mutex_);
+    for (const auto& name : application_names) {
+      names += (names.empty() ? "" : ", ") + connection_.quote(name);
+    }
+  }
+  const auto count = query_column(
+      "SELECT count(DISTINCT a.application_name) FROM pg_locks w JOIN pg_stat_activity a ON "
+      "a.pid = w.pid WHERE NOT w.granted AND a.application_name IN (" + names + ")");
+  return !count.empty() &&
+         std::stoul(count.front()) >= std::set<std::string>(application_names.begin(),
+                                                             application_names.end()).size();
 }
 
 }  // namespace ssp::harness

@@ -30,6 +30,7 @@ class PostgresTestDatabase final : public TestDatabase {
   void hold_write_lock() override;
   void release_write_lock() override;
   bool shows_lock_waits(int waiters) override;
+  bool shows_sessions_waiting(const std::vector<std::string>& application_names) override;
   LockWaitEvidence lock_wait_evidence() const override {
     return LockWaitEvidence::waiting_connections;
   }

@@ -30,6 +30,9 @@ class SqliteTestDatabase final : public TestDatabase {
   void hold_write_lock() override;
   void release_write_lock() override;
   bool shows_lock_waits(int waiters) override;
+  bool shows_sessions_waiting(const std::vector<std::string>& application_names) override {
+    return shows_lock_waits(static_cast<int>(application_names.size()));
+  }
   LockWaitEvidence lock_wait_evidence() const override { return LockWaitEvidence::held_write_lock; }
 
  private:

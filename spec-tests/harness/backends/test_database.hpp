@@ -83,10 +83,18 @@ class TestDatabase {
   // for a race to see that a step waits (schedule_runner.hpp) rather than
   // guess it from time. PostgreSQL: at least that many backends wait for a
   // lock (pg_locks), counting those that hold a lock on a relation of this
-  // test's schema or connected with the schema's name as application_name. SQLite shows no waiters: true when some connection holds the
+  // test's schema or connected as one of its schedule's sessions (application_name `<schema>/<session>`). SQLite shows no waiters: true when some connection holds the
   // write lock, seen by a probe that takes it without waiting, whatever
   // `waiters`. Safe to call from several threads at once.
   virtual bool shows_lock_waits(int waiters) = 0;
+
+  // Whether every connection named in `application_names` (a schedule's
+  // sessions each connect with one of their own: schedule_runner.cpp) is
+  // held back by a lock: PostgreSQL shows, for each name, a backend of that
+  // application_name waiting in pg_locks, so a step counts as waiting only
+  // when its own session does. SQLite cannot tell who waits: as
+  // shows_lock_waits. Safe to call from several threads at once.
+  virtual bool shows_sessions_waiting(const std::vector<std::string>& application_names) = 0;
 
   // What shows_lock_waits can see here: waiting connections, counted
   // (PostgreSQL), or only that some connection holds the write lock (SQLite),

@@ -17,16 +17,22 @@ namespace {
 
 constexpr const char* kPartition = "acme";
 
-// Where the sessions connect: the test's database, with the schedule's
+// The application_name of `session`'s connections on PostgreSQL: the test's
+// schema, a slash, the session's name. By it the database shows which
+// session waits, whatever lock it waits for (shows_sessions_waiting).
+std::string application_name_of(const DatabaseLocation& base, const std::string& session) {
+  return base.pg_schema + "/" + session;
+}
+
+// Where `session` connects: the test's database, with the schedule's
 // `setup isolation LEVEL` as every PostgreSQL session's default
-// (with_default_isolation), as if the database had been configured so. On
-// PostgreSQL every session's connection carries the test's schema as its
-// application_name, by which the database shows it waiting whatever lock it
-// waits for (TestDatabase::shows_lock_waits).
-DatabaseLocation session_location(const Schedule& schedule, const DatabaseLocation& base) {
+// (with_default_isolation), as if the database had been configured so, and
+// on PostgreSQL the session's own application_name.
+DatabaseLocation session_location(const Schedule& schedule, const DatabaseLocation& base,
+                                  const std::string& session) {
   DatabaseLocation location = base;
   if (location.backend == Backend::postgres) {
-    location.pg_dsn += " application_name=" + location.pg_schema;
+    location.pg_dsn += " application_name=" + application_name_of(base, session);
   }
   for (const auto& words : schedule.setup) {
     if (words[0] != "isolation") continue;
@@ -80,11 +86,6 @@ class Play {
  public:
   Play(const Schedule& schedule, const Permutation& permutation, const ScheduleStage& stage)
       : schedule_(schedule), permutation_(permutation), stage_(stage) {
-    const PlayedSession::Setting setting{
-        stage.candidate,  session_location(schedule, stage.database.location()),
-        stage.schema,     stage.next_schema,
-        stage.push_hooks, stage.hooks,
-        validations_};
     // Only the sessions the permutation plays: what it needs of the candidate
     // is what its own steps use (capabilities_needed).
     for (const auto& declaration : schedule.sessions) {
@@ -93,6 +94,14 @@ class Play {
             return schedule.step(step.step).session == declaration.name;
           });
       if (!played) continue;
+      const PlayedSession::Setting setting{
+          stage.candidate,
+          session_location(schedule, stage.database.location(), declaration.name),
+          stage.schema,
+          stage.next_schema,
+          stage.push_hooks,
+          stage.hooks,
+          validations_};
       sessions_.emplace(declaration.name,
                         std::make_unique<PlayedSession>(setting, schedule, declaration));
     }
@@ -130,7 +139,10 @@ class Play {
 
  private:
   PlayedSession& session_of(const std::string& step) {
-    return *sessions_.at(schedule_.step(step).session);
+    return *sessions_.at(declared_session(step));
+  }
+  const std::string& declared_session(const std::string& step) const {
+    return schedule_.step(step).session;
   }
 
   void problem(const std::string& text) { played_->problems.push_back(text); }
@@ -145,6 +157,14 @@ class Play {
     const ScheduleStep& declared = schedule_.step(step.step);
     played_->transcript.push_back("step " + step.step + ": " + declared.text());
     const int waiters = static_cast<int>(waiting_.size()) + 1;
+    // On PostgreSQL the step's own session must be among those shown waiting,
+    // beside the sessions already waiting.
+    std::vector<std::string> waiting_sessions{
+        application_name_of(stage_.database.location(), declared_session(step.step))};
+    for (const auto& waiting : waiting_) {
+      waiting_sessions.push_back(
+          application_name_of(stage_.database.location(), declared_session(waiting.step)));
+    }
     // SQLite shows only a held write lock: a step can wait only if another
     // session holds it before the step starts.
     const bool sees_only_a_held_lock =
@@ -159,7 +179,10 @@ class Play {
                                       "at once (no session held the write lock)");
     }
     const bool held = eventually(
-        [&] { return session.answer().has_value() || stage_.database.shows_lock_waits(waiters); },
+        [&] {
+          return session.answer().has_value() ||
+                 stage_.database.shows_sessions_waiting(waiting_sessions);
+        },
         stage_.watchdog);
     if (const auto early = session.answer()) {
       record(step.step, *early);
