@@ -118,9 +118,16 @@ std::string refusal_text(const SignedUrlVerdict& verdict) {
   return verdict.refusal ? std::string(token_refusal_name(*verdict.refusal)) : "accepted";
 }
 
-void expect_refused(const SignedUrlVerdict& verdict, TokenRefusal refusal, std::string_view code) {
-  ASSERT_FALSE(verdict.accepted()) << "expected " << token_refusal_name(refusal);
-  EXPECT_EQ(verdict.refusal, refusal) << refusal_text(verdict);
+// A refusal as a client sees it: the code, nothing served. The kind a
+// verdict names (TokenRefusal) is the reference's attribution
+// (D-TOKEN-REFUSAL-KINDS), which no client sees: only a reference-level test
+// asks for one.
+void expect_refused(const SignedUrlVerdict& verdict, std::string_view code,
+                    std::optional<TokenRefusal> kind = std::nullopt) {
+  ASSERT_FALSE(verdict.accepted()) << "expected " << code;
+  if (kind) {
+    EXPECT_EQ(verdict.refusal, *kind) << refusal_text(verdict);
+  }
   ASSERT_TRUE(verdict.error);
   EXPECT_EQ(verdict.error->code(), code);
   EXPECT_FALSE(verdict.record);
@@ -142,7 +149,11 @@ void SignedUrl::expect_bad_claims_refused(RequirementLevel level) {
     if (control) {
       EXPECT_TRUE(verdict.accepted()) << refusal_text(verdict);
     } else {
-      expect_refused(verdict, TokenRefusal::malformed, error_code::forbidden);
+      // The kind only where the reference's own choices are the level.
+      expect_refused(verdict, error_code::forbidden,
+                     level == RequirementLevel::reference
+                         ? std::optional<TokenRefusal>(TokenRefusal::malformed)
+                         : std::nullopt);
     }
   }
   EXPECT_GE(run, 2) << "no case of this level besides the control";
@@ -161,9 +172,11 @@ void SignedUrl::expect_malformed_tokens_refused(RequirementLevel level) {
     const std::string token = fill_placeholders(c.at("token").get<std::string>(), parts);
     const auto verdict = verify(token, kBytesId, kNow);
     ASSERT_FALSE(verdict.accepted());
-    EXPECT_TRUE(verdict.refusal == TokenRefusal::malformed ||
-                verdict.refusal == TokenRefusal::bad_signature)
-        << refusal_text(verdict);
+    if (level == RequirementLevel::reference) {  // the kind: the reference's attribution
+      EXPECT_TRUE(verdict.refusal == TokenRefusal::malformed ||
+                  verdict.refusal == TokenRefusal::bad_signature)
+          << refusal_text(verdict);
+    }
     ASSERT_TRUE(verdict.error);
     EXPECT_EQ(verdict.error->code(), error_code::forbidden);
   }
@@ -246,8 +259,7 @@ TEST_P(SignedUrl, SU_R3_TamperedOrForeignTokensAreForbidden) {
 
   std::string flipped_mac = token;
   flipped_mac[dot + 1] = flipped_mac[dot + 1] == 'A' ? 'B' : 'A';
-  expect_refused(verify(flipped_mac, kBytesId, kNow), TokenRefusal::bad_signature,
-                 error_code::forbidden);
+  expect_refused(verify(flipped_mac, kBytesId, kNow), error_code::forbidden);
 
   // Claims rewritten to another digest under the old MAC: the payload part of
   // a token signed for the rewritten text, joined to the original MAC. The
@@ -261,14 +273,12 @@ TEST_P(SignedUrl, SU_R3_TamperedOrForeignTokensAreForbidden) {
   const std::string rewritten = urls().sign_payload(signing_key(), text);
   ASSERT_NE(rewritten.find('.'), std::string::npos) << rewritten;
   const std::string forged = rewritten.substr(0, rewritten.find('.')) + token.substr(dot);
-  expect_refused(verify(forged, kBytesId, kNow), TokenRefusal::bad_signature,
-                 error_code::forbidden);
+  expect_refused(verify(forged, kBytesId, kNow), error_code::forbidden);
 
   UrlSigningKey other = signing_key();
   other.key[31] ^= 0x80;
   const std::string foreign = mint(kBytesId, kDigestP1, "p", kNow, other).token;
-  expect_refused(verify(foreign, kBytesId, kNow), TokenRefusal::bad_signature,
-                 error_code::forbidden);
+  expect_refused(verify(foreign, kBytesId, kNow), error_code::forbidden);
 }
 
 TEST_P(SignedUrl, SU_R4_WrongSegmentDigestOrAudienceIsForbidden) {
@@ -277,17 +287,49 @@ TEST_P(SignedUrl, SU_R4_WrongSegmentDigestOrAudienceIsForbidden) {
   const std::string other = store().put(published_for(kP1), payload("other"), kNow).segment_id;
 
   const std::string for_bytes = mint(kBytesId, kDigestP1, "p", kNow).token;
-  expect_refused(verify(for_bytes, other, kNow), TokenRefusal::wrong_segment,
-                 error_code::forbidden);
+  expect_refused(verify(for_bytes, other, kNow), error_code::forbidden);
 
   const std::string wrong_digest = mint(kBytesId, kDigestP2, "p", kNow).token;
-  expect_refused(verify(wrong_digest, kBytesId, kNow), TokenRefusal::wrong_scope_digest,
-                 error_code::forbidden);
+  expect_refused(verify(wrong_digest, kBytesId, kNow), error_code::forbidden);
 
   // Minted for partition q, where these bytes were never published.
   const std::string wrong_audience = mint(kBytesId, kDigestP1, "q", kNow).token;
-  expect_refused(verify(wrong_audience, kBytesId, kNow), TokenRefusal::wrong_audience,
-                 error_code::forbidden);
+  expect_refused(verify(wrong_audience, kBytesId, kNow), error_code::forbidden);
+}
+
+// Reference level (D-TOKEN-REFUSAL-KINDS): each refusal names its kind, one
+// situation per kind; SU-R3 … SU-R8 pin what a client sees of them.
+TEST_P(SignedUrl, SU_KIND_REF_EachRefusalNamesItsKind) {
+  record_spec("§5.4", "SU-KIND-REF");
+  store().put(published_for(kP1), Bytes{1, 2, 3}, kNow);
+  const std::string other = store().put(published_for(kP1), payload("other"), kNow).segment_id;
+  const SignedSegmentUrl url = mint(kBytesId, kDigestP1, "p", kNow);
+  UrlSigningKey foreign_key = signing_key();
+  foreign_key.key[31] ^= 0x80;
+  const std::string unknown = "sha256:" + std::string(64, '0');
+  const struct {
+    const char* situation;
+    SignedUrlVerdict verdict;
+    TokenRefusal kind;
+  } cases[] = {
+      {"not a token", verify("not a token", kBytesId, kNow), TokenRefusal::malformed},
+      {"another key's MAC", verify(mint(kBytesId, kDigestP1, "p", kNow, foreign_key).token,
+                                   kBytesId, kNow),
+       TokenRefusal::bad_signature},
+      {"past exp and the skew", verify(url.token, kBytesId, url.url_expires_at_ms + 60'000),
+       TokenRefusal::expired},
+      {"another segment", verify(url.token, other, kNow), TokenRefusal::wrong_segment},
+      {"an unknown segment", verify(mint(unknown, kDigestP1, "p", kNow).token, unknown, kNow),
+       TokenRefusal::unknown_segment},
+      {"minted for partition q", verify(mint(kBytesId, kDigestP1, "q", kNow).token, kBytesId,
+                                        kNow),
+       TokenRefusal::wrong_audience},
+      {"another scope digest", verify(mint(kBytesId, kDigestP2, "p", kNow).token, kBytesId, kNow),
+       TokenRefusal::wrong_scope_digest},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(refusal_text(c.verdict), token_refusal_name(c.kind)) << c.situation;
+  }
 }
 
 TEST_P(SignedUrl, SU_R5_ExpiryAllowsAtMostSixtySecondsOfSkew) {
@@ -297,13 +339,12 @@ TEST_P(SignedUrl, SU_R5_ExpiryAllowsAtMostSixtySecondsOfSkew) {
   const std::int64_t exp_ms = url.url_expires_at_ms;
   EXPECT_TRUE(verify(url.token, kBytesId, exp_ms + 59'999).accepted());
   const auto late = verify(url.token, kBytesId, exp_ms + 60'000);
-  ASSERT_NO_FATAL_FAILURE(expect_refused(late, TokenRefusal::expired, error_code::segment_expired));
+  ASSERT_NO_FATAL_FAILURE(expect_refused(late, error_code::segment_expired));
   EXPECT_TRUE(late.error->entry.retryable);
 
   const UrlSigningKey strict = signing_key(0);
   EXPECT_TRUE(verify(url.token, kBytesId, exp_ms - 1, strict).accepted());
-  expect_refused(verify(url.token, kBytesId, exp_ms, strict), TokenRefusal::expired,
-                 error_code::segment_expired);
+  expect_refused(verify(url.token, kBytesId, exp_ms, strict), error_code::segment_expired);
 }
 
 TEST_P(SignedUrl, SU_R6_AnyCurrentEpochPublicationOfThePartitionMayCarrySd) {
@@ -323,12 +364,12 @@ TEST_P(SignedUrl, SU_R6_AnyCurrentEpochPublicationOfThePartitionMayCarrySd) {
     return std::optional<std::string>("epoch-2");
   };
   expect_refused(urls().verify(signing_key(), non_primary, kBytesId, store(), rotated, kNow + 2),
-                 TokenRefusal::wrong_audience, error_code::forbidden);
+                 error_code::forbidden, TokenRefusal::wrong_audience);
   const CurrentEpochLookup unknown = [](const std::string&) {
     return std::optional<std::string>();
   };
   expect_refused(urls().verify(signing_key(), non_primary, kBytesId, store(), unknown, kNow + 2),
-                 TokenRefusal::wrong_audience, error_code::forbidden);
+                 error_code::forbidden, TokenRefusal::wrong_audience);
 }
 
 TEST_P(SignedUrl, SU_R7_MalformedTokensAreRefusedNeverACrash) {
@@ -356,8 +397,8 @@ TEST_P(SignedUrl, SU_R7_REF_AnExtraClaimIsRefusedAsMalformed) {
 TEST_P(SignedUrl, SU_R8_ValidTokenForAnUnknownSegmentIsNotFound) {
   record_spec("§5.4", "SU-R8");
   const std::string token = mint(kBytesId, kDigestP1, "p", kNow).token;
-  expect_refused(verify(token, kBytesId, kNow), TokenRefusal::unknown_segment,
-                 error_code::not_found);
+  expect_refused(verify(token, kBytesId, kNow), error_code::not_found,
+                 TokenRefusal::unknown_segment);
 }
 
 TEST_P(SignedUrl, SU_R9_TokenExpiryAloneBoundsTheGrant) {
