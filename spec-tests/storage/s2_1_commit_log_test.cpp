@@ -129,7 +129,7 @@ push::StoredPushResult conflict_result() {
 // §2.3: the full result persists and reads back byte-equivalent; §6.4: in the
 // same transaction as its commit, so both vanish with a rollback. Which seq a
 // commit gets is not asked here (D-1).
-TEST_P(CommitLog, D_3_TheFirstStoredResultWinsAndVanishesWithItsRollback) {
+TEST_P(CommitLog, D_3_AStoredResultReadsBackAndVanishesWithItsRollback) {
   record_spec("§2.3, §6.4", "D-3");
   const push::StoredPushResult conflict = conflict_result();
   std::int64_t seq = 0;
