@@ -10,11 +10,15 @@
 // dense, one commit and one outcome per key, every delivery answered its
 // key's stored outcome, every row's versions a chain, no increment lost.
 //
-// PUSH-P4 plays the same workload with a hook at H3 (the locked recheck
-// found nothing: the delivery is the one that decides its key), whose calls,
-// in order, are the lock order. Replaying those deliveries one at a time in
-// that order on a fresh database must give every key the same stored outcome
-// and leave the same commits and rows.
+// PUSH-P4 plays the same workload and replays, one at a time on a fresh
+// database, the deliveries that decided their keys, in lock order: every key
+// must get the same stored outcome, and the same commits and rows must
+// remain. With push hooks the lock order is observed, from a hook at H3 (the
+// locked recheck found nothing: the delivery decides its key). Without, it
+// is the order the run's own record implies, which any push candidate
+// leaves: an applied delivery at its seq, a conflict right after the commit
+// that gave its row the version it saw, a validator's refusal (which no
+// state decides) first.
 //
 // PUSH-P-NEG-REF, the negative control: hand-rolled increments that begin()
 // without the partition lock join the same workload. On PostgreSQL the search
@@ -32,6 +36,8 @@
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 #include "harness/fixtures/push_fixtures.hpp"
 #include "harness/fixtures/push_storage_fixtures.hpp"
@@ -121,7 +127,7 @@ struct Answered {
 class Case {
  public:
   // With `push_hooks`, every delivery that decides its key is logged in lock
-  // order (lock_order_violations).
+  // order (observed_lock_order).
   Case(Backend backend, const Workload& plan,
        std::optional<harness::CapabilityGrant> push_hooks = std::nullopt)
       : Case(backend, plan, push_hooks, plan.size()) {}
@@ -144,15 +150,69 @@ class Case {
     for (auto& thread : threads) thread.join();
   }
 
-  // P4: the deliveries of the lock-order log, replayed one at a time in that
-  // order on a fresh database, give every key the stored outcome it has here
-  // (status, seq, per-operation results) and the same commits and rows. Only
-  // for a case played with push_hooks and without unlocked increments.
-  std::string lock_order_violations() {
+  // The deciding deliveries in the order H3 saw them (a case played with
+  // push_hooks).
+  std::vector<Delivery> observed_lock_order() const {
+    std::vector<Delivery> order;
+    for (const auto& [session, index] : lock_order_) order.push_back(plan_[session][index]);
+    return order;
+  }
+
+  // The deciding deliveries in the order the stored outcomes and the commit
+  // log imply (a case played without hooks): an applied delivery at its seq;
+  // a conflict after the commit that made the version it saw (first when it
+  // saw none); any other rejection first. Rejections change no state, so
+  // their order among themselves does not matter.
+  std::vector<Delivery> order_the_log_implies() {
+    auto observer = open();
+    const auto commits = observer->read_commit_window(kPartition, 0, 1'000);
+    // The seq of the commit that took `row_id` to `version`; 0 for none.
+    const auto seq_that_made = [&](const std::string& row_id, std::int64_t version) {
+      for (const auto& commit : commits) {
+        for (const auto& change : commit.entry.changes) {
+          if (change.row_id == row_id && change.row_version == version) return commit.commit_seq;
+        }
+      }
+      return std::int64_t{0};
+    };
+    std::map<std::pair<std::string, std::string>, Delivery> of_key;
+    for (const auto& deliveries : plan_) {
+      for (const auto& delivery : deliveries) {
+        if (delivery.kind != Kind::unlocked_increment) of_key.emplace(key_of(delivery), delivery);
+      }
+    }
+    std::vector<std::pair<std::pair<std::int64_t, int>, Delivery>> slotted;  // ((seq, 0|1), …)
+    for (const auto& [key, delivery] : of_key) {
+      const auto outcome = observer->get_push_result(kPartition, key.first, key.second);
+      if (!outcome) continue;  // a refused command request stores nothing
+      if (outcome->status == push::PushStatus::applied) {
+        slotted.push_back({{outcome->commit_seq.value_or(0), 0}, delivery});
+        continue;
+      }
+      const bool conflict = delivery.kind == Kind::push && outcome->results.size() == 1 &&
+                            outcome->results[0].status == push::OperationStatus::conflict;
+      const std::int64_t after =
+          conflict ? seq_that_made(push_of_key(delivery.key).row_id,
+                                   outcome->results[0].server_version.value_or(0))
+                   : 0;
+      slotted.push_back({{after, 1}, delivery});
+    }
+    std::stable_sort(slotted.begin(), slotted.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Delivery> order;
+    for (const auto& [slot, delivery] : slotted) order.push_back(delivery);
+    return order;
+  }
+
+  // P4: `order`, replayed one delivery at a time on a fresh database, gives
+  // every key the stored outcome it has here (status, seq, per-operation
+  // results) and leaves the same commits and rows. Only for a case played
+  // without unlocked increments.
+  std::string replay_violations(const std::vector<Delivery>& order) {
     auto observer = open();
     Case replay(backend_, plan_, std::nullopt, 1);
-    for (const auto& [session, index] : lock_order_) {
-      replay.play_delivery(*replay.storages_.front(), plan_[session][index], {});
+    for (const Delivery& delivery : order) {
+      replay.play_delivery(*replay.storages_.front(), delivery, {});
     }
     auto replayed = replay.open();
     std::string report;
@@ -323,6 +383,14 @@ class Case {
 
   harness::Candidate& candidate() { return harness::current_candidate(); }
 
+  // The idempotency key (clientId, clientCommitId) a push or registered
+  // increment is delivered under.
+  static std::pair<std::string, std::string> key_of(const Delivery& delivery) {
+    if (delivery.kind == Kind::push) return {kPushClient, push_of_key(delivery.key).commit_id};
+    return {R"(["remote-command","user-1","app"])",
+            R"(["inc","req)" + std::to_string(delivery.key) + R"("])"};
+  }
+
   // A push's options: the row validator refuses the title "bad" and counts
   // its calls by title (a title names its key: push_of_key); the notifier
   // counts notifications by commit seq.
@@ -400,8 +468,7 @@ class Case {
       switch (delivery.kind) {
         case Kind::push: {
           const PushOfKey of = push_of_key(delivery.key);
-          answered.client_id = kPushClient;
-          answered.commit_id = of.commit_id;
+          std::tie(answered.client_id, answered.commit_id) = key_of(delivery);
           const push::PushCommit commit{
               kPushClient, of.commit_id,
               {push::PushOperation{"tasks", of.row_id, push::OperationKind::upsert,
@@ -413,9 +480,7 @@ class Case {
         }
         case Kind::increment: {
           const push::CommandRequest request{"inc", "app", "req" + std::to_string(delivery.key)};
-          const auto key = R"(["remote-command","user-1","app"])";
-          answered.client_id = key;
-          answered.commit_id = R"(["inc","req)" + std::to_string(delivery.key) + R"("])";
+          std::tie(answered.client_id, answered.commit_id) = key_of(delivery);
           push::PushOptions carried;
           carried.clock = [] { return std::int64_t{1'000}; };
           with_lock_order_hook(carried);
@@ -510,18 +575,24 @@ class PushConcurrency : public ::testing::TestWithParam<Backend> {
     SSP_SKIP_UNLESS_BACKEND_READY(candidate, GetParam());
   }
 
-  // The invariants over one generated workload; with `push_hooks`, P4 too.
-  std::function<void()> property(bool unlocked,
+  // Which lock order P4 replays: none (P1 alone), the one H3 observes (with
+  // push hooks), the one the run's record implies (any push candidate).
+  enum class Replay { none, observed, implied };
+
+  // The invariants over one generated workload, and P4 as `replay` says;
+  // `push_hooks` for Replay::observed.
+  std::function<void()> property(bool unlocked, Replay replay = Replay::none,
                                  std::optional<harness::CapabilityGrant> push_hooks = {}) {
     const Backend backend = GetParam();
     const bool increments =
         !harness::capability_gate(harness::current_candidate(), harness::Capability::commands);
-    return [backend, unlocked, increments, push_hooks] {
+    return [backend, unlocked, increments, replay, push_hooks] {
       const Workload plan = *workload(unlocked, increments);
       Case played(backend, plan, push_hooks);
       played.play();
       std::string wrong = played.violations();
-      if (push_hooks) wrong += played.lock_order_violations();
+      if (replay == Replay::observed) wrong += played.replay_violations(played.observed_lock_order());
+      if (replay == Replay::implied) wrong += played.replay_violations(played.order_the_log_implies());
       if (!wrong.empty()) RC_FAIL(wrong);  // names what broke; RapidCheck shows the workload
     };
   }
@@ -541,7 +612,14 @@ constexpr int kReplayCases = 10;
 TEST_P(PushConcurrency, PUSH_P4_ASerialReplayInLockOrderReproducesEveryOutcomeAndRow) {
   harness::record_spec("§6.3, §6.8", "PUSH-P4");
   SSP_GRANT_CAPABILITY(push_hooks, harness::current_candidate(), harness::Capability::push_hooks);
-  check_property(property(false, push_hooks), kReplayCases);
+  check_property(property(false, Replay::observed, push_hooks), kReplayCases);
+}
+
+// The same without hooks (issue 34): the lock order is the one the commit
+// log and the stored outcomes imply.
+TEST_P(PushConcurrency, PUSH_P4_ASerialReplayInTheOrderTheLogImpliesReproducesEveryOutcomeAndRow) {
+  harness::record_spec("§6.3, §6.8", "PUSH-P4");
+  check_property(property(false, Replay::implied), kReplayCases);
 }
 
 TEST_P(PushConcurrency, PUSH_P_NEG_REF_UnlockedIncrementsBreakTheInvariantsOnPostgresOnly) {

@@ -5,7 +5,9 @@
 #include <gmock/gmock.h>
 
 #include <algorithm>
+#include <functional>
 #include <mutex>
+#include <set>
 #include <pqxx/pqxx>
 #include <thread>
 
@@ -247,37 +249,52 @@ TEST(ScheduleRunner, HARNESS_53_OnPostgresOnlyTheStepsOwnSessionShownWaitingCoun
 // step moved first, unmarked (it must fail): their expectations tell the two
 // orders apart, so a candidate that let the second push go first, instead of
 // holding the partition while it validates, fails them.
-TEST(ScheduleRunner, HARNESS_52_ARaceParkedAtACallbackFailsWhenItsOrderIsReversed) {
-  record_spec("Harness", "HARNESS-52");
-  const auto database_for_each_play = [] { return create_test_database(Backend::sqlite); };
+// Whether a step of the permutation parks a push in a validator it calls.
+bool parks_at_a_callback(const Schedule& schedule, const Permutation& permutation) {
+  return std::any_of(permutation.steps.begin(), permutation.steps.end(),
+                     [&](const PermutationStep& step) {
+                       const auto park = word_after(schedule.step(step.step).words, "park");
+                       return park && is_callback_park_point(*park);
+                     });
+}
+
+// Whether a raw transaction of the permutation holds a push result's key and
+// rolls back: what a push that stores under that key waits for.
+bool holds_a_result_key(const Schedule& schedule, const Permutation& permutation) {
+  std::set<std::string> holders;
+  for (const PermutationStep& step : permutation.steps) {
+    const ScheduleStep& declared = schedule.step(step.step);
+    if (declared.words[0] == "put-result") holders.insert(declared.session);
+    if (declared.words[0] == "rollback" && holders.count(declared.session) != 0) return true;
+  }
+  return false;
+}
+
+// Plays every permutation `chosen` picks that marks a step to wait and plays
+// on `backend`, through the reference: as written it must play, and with its
+// first waiting step moved to the front it must fail. Returns how many.
+int reverse_each(Backend backend,
+                 const std::function<bool(const Schedule&, const Permutation&)>& chosen) {
+  const storage::CompiledSchema schema = compiled(push_schema());
+  const storage::CompiledSchema next_schema = compiled(next_push_schema());
   int reversed = 0;
   for (const Schedule& schedule : load_schedules(schedules_directory())) {
     for (const Permutation& permutation : schedule.permutations) {
-      const auto plays_on_sqlite = std::find(permutation.backends.begin(),
-                                             permutation.backends.end(), Backend::sqlite);
+      const auto& backends = permutation.backends;
       const auto waiting = std::find_if(permutation.steps.begin(), permutation.steps.end(),
                                         [](const PermutationStep& step) {
                                           return step.waits_for.has_value();
                                         });
-      const bool parks_at_a_callback = std::any_of(
-          permutation.steps.begin(), permutation.steps.end(), [&](const PermutationStep& step) {
-            const auto park = word_after(schedule.step(step.step).words, "park");
-            return park && is_callback_park_point(*park);
-          });
-      // E-1 asserts only the wait (SQLite has one writer): its answers are the
-      // same in either order, as its hook form's are.
-      if (plays_on_sqlite == permutation.backends.end() || waiting == permutation.steps.end() ||
-          !parks_at_a_callback || permutation.requirement == "E-1") {
+      if (std::find(backends.begin(), backends.end(), backend) == backends.end() ||
+          waiting == permutation.steps.end() || !chosen(schedule, permutation)) {
         continue;
       }
       SCOPED_TRACE(schedule.file + ": " + permutation.written);
       Permutation backwards = permutation;
       backwards.steps.erase(backwards.steps.begin() + (waiting - permutation.steps.begin()));
       backwards.steps.insert(backwards.steps.begin(), PermutationStep{waiting->step, std::nullopt});
-      const storage::CompiledSchema schema = compiled(push_schema());
-      const storage::CompiledSchema next_schema = compiled(next_push_schema());
       for (const Permutation* played : {&permutation, static_cast<const Permutation*>(&backwards)}) {
-        const auto database = database_for_each_play();
+        const auto database = create_test_database(backend);
         const PlayedPermutation outcome = play_permutation(
             schedule, *played,
             ScheduleStage{reference_candidate(), *database, schema, next_schema, std::nullopt,
@@ -291,7 +308,24 @@ TEST(ScheduleRunner, HARNESS_52_ARaceParkedAtACallbackFailsWhenItsOrderIsReverse
       ++reversed;
     }
   }
-  EXPECT_GE(reversed, 6) << "the callback permutations that wait on SQLite";
+  return reversed;
+}
+
+TEST(ScheduleRunner, HARNESS_52_ARaceParkedAtACallbackFailsWhenItsOrderIsReversed) {
+  record_spec("Harness", "HARNESS-52");
+  // E-1 asserts only the wait (SQLite has one writer): its answers are the
+  // same in either order, as its hook form's are.
+  const int reversed = reverse_each(Backend::sqlite, [](const auto& schedule, const auto& played) {
+    return parks_at_a_callback(schedule, played) && played.requirement != "E-1";
+  });
+  EXPECT_GE(reversed, 7) << "the callback permutations that wait on SQLite";
+}
+
+TEST(ScheduleRunner, HARNESS_54_ARaceHeldBehindAResultKeyFailsWhenItsOrderIsReversed) {
+  record_spec("Harness", "HARNESS-54");
+  SSP_SKIP_UNLESS_BACKEND_READY(reference_candidate(), Backend::postgres);
+  const int reversed = reverse_each(Backend::postgres, holds_a_result_key);
+  EXPECT_GE(reversed, 3) << "the permutations held behind a result key, on PostgreSQL";
 }
 
 }  // namespace

@@ -277,7 +277,8 @@ StepAnswer PlayedSession::run_transaction_step(const std::vector<std::string>& w
     result.recorded_at_ms = kClock;
     result.cache_identity = "command-" + name_;
     result.results = {push::OperationResult{}};
-    transaction().put_push_result(kCommandClient, argument(), result);
+    transaction().put_push_result(word_after(words, "client").value_or(kCommandClient),
+                                  argument(), result);
     return ok();
   }
   if (verb == "recheck") return recheck(argument());

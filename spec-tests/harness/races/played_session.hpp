@@ -17,7 +17,9 @@
 //   read ROW                       tx get_row of tasks
 //   write ROW title T [project P]  tx upsert_row at the version read plus one (1 when absent)
 //   append COMMIT                  tx append_commit of what was written, client "command"
-//   put-result COMMIT              tx put_push_result: applied at the appended seq
+//   put-result COMMIT [client C]   tx put_push_result: applied at the appended seq, client
+//                                  "command" unless named; uncommitted, it holds the
+//                                  result's key against a push's insert of it
 //   recheck COMMIT                 tx get_push_result; a stored result rolls back and
 //                                  ends the session (its later steps answer "skipped")
 //   commit | rollback

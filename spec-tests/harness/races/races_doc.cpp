@@ -66,6 +66,21 @@ std::string hooks_needed(const Schedule& schedule, const Permutation& permutatio
   return text.empty() ? "no" : text;
 }
 
+// Whether the permutation needs no command, segment store or startup: what a
+// candidate offering pushes and their raw transactions alone can play.
+bool plays_only_pushes(const Schedule& schedule, const Permutation& permutation) {
+  const auto needed = capabilities_needed(schedule, permutation);
+  const bool plays_a_startup =
+      std::any_of(permutation.steps.begin(), permutation.steps.end(),
+                  [&](const PermutationStep& step) {
+                    return schedule.step(step.step).words[0] == "ensure";
+                  });
+  return !plays_a_startup &&
+         std::none_of(needed.begin(), needed.end(), [](Capability capability) {
+           return capability == Capability::commands || capability == Capability::segment_store;
+         });
+}
+
 }  // namespace
 
 RaceOutcomes& RaceOutcomes::of_this_run() {
@@ -93,15 +108,24 @@ std::string render_races_doc(const std::vector<Schedule>& schedules,
           "from\nwhat its run saw. How to read and write a schedule: [harness.md](harness.md#races-as-schedules).\n\n";
   int permutations = 0;
   int hookless = 0;
+  int of_pushes = 0;  // those that play only pushes and raw transactions
+  int of_pushes_hookless = 0;
   for (const auto& schedule : schedules) {
     for (const auto& permutation : schedule.permutations) {
+      const bool needs_no_hooks = hooks_needed(schedule, permutation) == "no";
       ++permutations;
-      hookless += hooks_needed(schedule, permutation) == "no" ? 1 : 0;
+      hookless += needs_no_hooks ? 1 : 0;
+      if (plays_only_pushes(schedule, permutation)) {
+        ++of_pushes;
+        of_pushes_hookless += needs_no_hooks ? 1 : 0;
+      }
     }
   }
   page << hookless << " of the " << permutations
-       << " permutations need no hook points: they park a push, if at all, in a validator "
-          "every push candidate calls back (`park validate_row`, `park validate_commit`).\n\n";
+       << " permutations need no hook points, " << of_pushes_hookless << " of the " << of_pushes
+       << " that play only pushes and raw transactions (no command, segment or startup): they "
+          "park a push, if at all, in a validator every push candidate calls back (`park "
+          "validate_row`, `park validate_commit`), or hold it behind a raw transaction.\n\n";
   page << "| schedule | sections | requirements |\n|---|---|---|\n";
   for (const auto& schedule : schedules) {
     std::vector<std::string> ids;
