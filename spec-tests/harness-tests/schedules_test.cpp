@@ -244,11 +244,6 @@ TEST(ScheduleRunner, HARNESS_53_OnPostgresOnlyTheStepsOwnSessionShownWaitingCoun
   asker.join();
 }
 
-// The permutations that park a push in a validator and have a step wait
-// for it, each played on SQLite as written (it passes) and with the waiting
-// step moved first, unmarked (it must fail): their expectations tell the two
-// orders apart, so a candidate that let the second push go first, instead of
-// holding the partition while it validates, fails them.
 // Whether a step of the permutation parks a push in a validator it calls.
 bool parks_at_a_callback(const Schedule& schedule, const Permutation& permutation) {
   return std::any_of(permutation.steps.begin(), permutation.steps.end(),
@@ -311,6 +306,13 @@ int reverse_each(Backend backend,
   return reversed;
 }
 
+// The permutations that park a push in a validator and have a step wait
+// for it, each played on SQLite as written (it passes) and with the waiting
+// step moved first, unmarked (it must fail): their expectations tell the two
+// orders apart, so a candidate that let the second push go first, instead of
+// holding the partition while it validates, fails them. The `_BehindTheLock`
+// forms park no push: both deliveries answer the same whichever goes first,
+// and what they assert is the wait, which the runner reads from the database.
 TEST(ScheduleRunner, HARNESS_52_ARaceParkedAtACallbackFailsWhenItsOrderIsReversed) {
   record_spec("Harness", "HARNESS-52");
   // E-1 asserts only the wait (SQLite has one writer): its answers are the
