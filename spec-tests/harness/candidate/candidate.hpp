@@ -16,6 +16,7 @@
 #include "harness/areas/scope_area.hpp"
 #include "harness/areas/signed_url_area.hpp"
 #include "harness/candidate/backend.hpp"
+#include "harness/errors/harness_error.hpp"
 #include "ssp/segments/segment_store.hpp"
 #include "ssp/segments/segment_store_options.hpp"
 #include "ssp/storage/server_storage.hpp"
@@ -41,6 +42,9 @@ enum class Capability {
   push_hooks,       // PushOptions::hook runs at H0–H6 and can park or fail the push
   commands,         // commands(): registered remote commands of the declared vocabulary
   authoritative_queries,  // ServerStorage::query_authoritative
+  process_kill,     // a callback may kill the process serving the call (CandidateKilled), and a
+                    // new process then opens the same database: only a candidate in a process
+                    // of its own (a driver) offers it
 };
 // e.g. "the segment store", "parking at hook points".
 std::string_view capability_name(Capability capability);
@@ -54,16 +58,30 @@ class Candidate {
   // Whether the candidate implements `backend`; tests on others are skipped.
   virtual bool supports(Backend backend) const = 0;
 
-  // Whether the candidate implements `capability` (the reference: all).
+  // Whether the candidate implements `capability`. By default all but
+  // process_kill: a candidate linked into the harness shares its process.
   virtual bool has(Capability capability) const {
-    static_cast<void>(capability);
-    return true;
+    return capability != Capability::process_kill;
   }
   // Why the candidate lacks `capability`, beyond its name, e.g. "the driver
   // speaks protocol version 1"; empty when there is nothing to add.
   virtual std::string lacks_because(Capability capability) const {
-    static_cast<void>(capability);
+    if (capability == Capability::process_kill) {
+      return "it runs inside the harness's own process, which a kill would end (the reference's "
+             "process deaths are tried through ssp-reference-driver)";
+    }
     return {};
+  }
+
+  // Kills the process serving `storage`, a server storage this candidate
+  // opened, and returns once it is gone: what the process kept in memory is
+  // lost, its database stays, and `storage` is unusable (drop it and open
+  // anew). With process_kill only: otherwise throws HarnessError.
+  virtual void kill_process_of(storage::ServerStorage& storage) {
+    static_cast<void>(storage);
+    throw HarnessError("kill_process_of: the candidate lacks " +
+                       std::string(capability_name(Capability::process_kill)) +
+                       ", and the test did not skip at its capability gate");
   }
 
   // Whether stores opened twice over one location see each other's data

@@ -1,6 +1,7 @@
 #include "harness/driver/driver_candidate.hpp"
 
 #include "harness/driver/driver_areas.hpp"
+#include "harness/driver/driver_handle.hpp"
 #include "harness/driver/driver_hello.hpp"
 #include "harness/driver/driver_segment_store.hpp"
 #include "harness/driver/driver_server_storage.hpp"
@@ -44,6 +45,7 @@ class DriverCandidate final : public Candidate {
       case Capability::commands: return hello_.commands && has(Capability::push);
       case Capability::authoritative_queries:
         return hello_.authoritative_queries && has(Capability::push);
+      case Capability::process_kill: return true;  // every driver runs in a process group of its own
     }
     return false;
   }
@@ -77,7 +79,16 @@ class DriverCandidate final : public Candidate {
     return open_driver_server_storage(command_, location, options);
   }
 
-  ScopeArea& scope() override { return area(Capability::scope, "scope.*", *scope_); }
+  void kill_process_of(storage::ServerStorage& storage) override {
+    require(Capability::process_kill, "kill_process_of");
+    DriverHandle* handle = driver_storage_handle(storage);
+    if (handle == nullptr) {
+      throw HarnessError("kill_process_of: the storage is not one this driver opened");
+    }
+    handle->kill_process("killed by the harness after its answer (a fault it injected)");
+  }
+
+    ScopeArea& scope() override { return area(Capability::scope, "scope.*", *scope_); }
   RowArea& rows() override { return area(Capability::rows, "rows.*", *rows_); }
   SchemaArea& schema() override { return area(Capability::schema, "schema.*", *schema_); }
   DownloadArea& download() override {

@@ -35,6 +35,9 @@ class DriverHandle {
   // The process serving this object, for requests about objects it holds for
   // this one (a transaction it began, a push in flight).
   DriverProcess& process() { return *process_; }
+  // Kills the process serving this object (DriverProcess::kill_and_reap):
+  // the object is gone with it, and destruction closes nothing.
+  void kill_process(const std::string& reason) { process_->kill_and_reap(reason); }
 
  private:
   const std::string command_;

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/errors/candidate_killed.hpp"
 #include "harness/errors/driver_error.hpp"
 #include "harness/util/scratch_directory.hpp"
 #include "wire/error_codes.hpp"
@@ -159,6 +160,17 @@ DriverProcess::~DriverProcess() {
 bool DriverProcess::healthy() const {
   std::lock_guard lock(mutex_);
   return !broken_.has_value();
+}
+
+void DriverProcess::kill_and_reap(const std::string& reason) {
+  std::unique_lock lock(mutex_);
+  if (!broken_) broken_ = reason;
+  kill_locked();
+  changed_.notify_all();
+  // The reader reaps the process once its output ends, which the kill makes
+  // immediate; the deadline is only a watchdog against a process that the
+  // kernel does not let go.
+  changed_.wait_for(lock, limits_.deadline, [this] { return reaped_; });
 }
 
 void DriverProcess::kill_locked() {
@@ -354,6 +366,9 @@ Json DriverProcess::call(const std::string& method, Json params,
                                       wire::Fields(request.contains("params") ? request["params"]
                                                                               : none,
                                                    "params"));
+      } catch (const CandidateKilled& killed) {
+        kill_and_reap("killed by the harness at " + killed.point() + " (a fault it injected)");
+        throw;
       } catch (const DriverError& error) {
         break_connection(error.what());
         throw;

@@ -42,7 +42,8 @@ class DriverProcess {
  public:
   // Serves one callback request of the driver (method, params) and returns
   // its result. A DriverError it throws ends the call (the driver is killed);
-  // any other exception becomes the callback's error answer.
+  // so does CandidateKilled, which call() rethrows once the process is gone
+  // (kill_and_reap); any other exception becomes the callback's error answer.
   using CallbackHandler =
       std::function<wire::Json(const std::string& method, const wire::Fields& params)>;
 
@@ -68,6 +69,13 @@ class DriverProcess {
 
   // Whether the process is still usable (no exit, no violation, no deadline).
   bool healthy() const;
+
+  // Kills the process group and returns once the process is reaped, so that
+  // whatever it held (an open transaction, its database connections, what it
+  // kept in memory) is gone; the process is unusable after, for `reason`.
+  // A callback that throws CandidateKilled ends its call this way, and the
+  // call then rethrows that exception. Never throws; waits at most a deadline.
+  void kill_and_reap(const std::string& reason);
 
  private:
   struct Pending {

@@ -7,6 +7,7 @@
 #include "harness/driver/driver_areas.hpp"
 #include "harness/driver/driver_server_storage.hpp"
 #include "harness/driver/push_hook_trail.hpp"
+#include "harness/errors/candidate_killed.hpp"
 #include "harness/errors/driver_error.hpp"
 #include "harness/errors/harness_error.hpp"
 #include "wire/push_values.hpp"
@@ -54,7 +55,7 @@ class DriverCommitReader final : public push::CommitReader {
 
 // What the test's validator did, as the verdict the doc defines. A
 // DriverError (the driver broke the protocol while the validator read) ends
-// the push instead.
+// the push instead, and so does CandidateKilled (a fault the test injects).
 template <class Validate>
 wire::ValidatorVerdict verdict_of(Validate&& validate) {
   using Kind = wire::ValidatorVerdict::Kind;
@@ -68,6 +69,8 @@ wire::ValidatorVerdict verdict_of(Validate&& validate) {
     return {Kind::rejected, std::nullopt, rejection.code(), rejection.what(),
             rejection.details_json()};
   } catch (const DriverError&) {
+    throw;
+  } catch (const CandidateKilled&) {
     throw;
   } catch (const std::exception& thrown) {
     return {Kind::threw, std::nullopt, {}, thrown.what(), std::nullopt};

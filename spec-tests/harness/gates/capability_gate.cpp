@@ -24,6 +24,7 @@ std::string_view capability_name(Capability capability) {
     case Capability::commands: return "registered remote commands (command.run)";
     case Capability::authoritative_queries:
       return "authoritative queries (storage.query_authoritative)";
+    case Capability::process_kill: return "being killed at a callback (a process of its own)";
   }
   return "an unknown capability";
 }
@@ -46,6 +47,7 @@ std::string_view capability_key(Capability capability) {
     case Capability::push_hooks: return "push_hooks";
     case Capability::commands: return "commands";
     case Capability::authoritative_queries: return "authoritative_queries";
+    case Capability::process_kill: return "process_kill";
   }
   return "unknown";
 }
