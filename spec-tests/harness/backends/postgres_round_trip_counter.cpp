@@ -17,6 +17,8 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -226,11 +228,128 @@ class ServerFrames {
   std::uint32_t body_left_ = 0;
 };
 
+// Follows the framing of a client's stream after its startup packet and
+// keeps the SQL of its last simple Query ('Q') or Parse ('P'), for a cut's
+// report.
+class ClientFrames {
+ public:
+  void read(const unsigned char* data, std::size_t size) {
+    std::size_t at = 0;
+    while (at < size) {
+      if (body_left_ > 0) {
+        const std::size_t taken = std::min<std::size_t>(body_left_, size - at);
+        if (type_ == 'Q' || type_ == 'P') {
+          body_.append(reinterpret_cast<const char*>(data + at),
+                       std::min(taken, kBodyKept - std::min(kBodyKept, body_.size())));
+        }
+        body_left_ -= static_cast<std::uint32_t>(taken);
+        at += taken;
+        if (body_left_ == 0) finish_frame();
+        continue;
+      }
+      header_[header_size_++] = data[at++];
+      if (header_size_ == header_.size()) {
+        type_ = header_[0];
+        const std::uint32_t length = big_endian_32(header_.data() + 1);
+        body_left_ = length >= 4 ? length - 4 : 0;
+        header_size_ = 0;
+        body_.clear();
+        if (body_left_ == 0) finish_frame();
+      }
+    }
+  }
+
+  const std::string& last_statement() const { return last_statement_; }
+
+ private:
+  static constexpr std::size_t kBodyKept = 240;
+
+  void finish_frame() {
+    if (type_ != 'Q' && type_ != 'P') return;
+    // Q: the query, NUL-ended; P: the statement's name, NUL, then the query.
+    std::string text = body_;
+    if (type_ == 'P') {
+      const std::size_t name_end = text.find('\0');
+      text = name_end == std::string::npos ? std::string() : text.substr(name_end + 1);
+    }
+    text = text.substr(0, text.find('\0'));
+    if (text.size() > kStatementShown) text = text.substr(0, kStatementShown) + "...";
+    if (!text.empty()) last_statement_ = text;
+  }
+
+  static constexpr std::size_t kStatementShown = 120;
+  std::array<unsigned char, 5> header_{};
+  std::size_t header_size_ = 0;
+  std::uint32_t body_left_ = 0;
+  unsigned char type_ = 0;
+  std::string body_;
+  std::string last_statement_;
+};
+
+using Cut = PostgresRoundTripCounter::Cut;
+using CutMoment = PostgresRoundTripCounter::CutMoment;
+
+// The armed cut of one relay, shared by its connections: it counts the
+// round trips that end after cut_at and decides where the k-th is cut.
+class CutSwitch {
+ public:
+  void arm(std::int64_t round_trip, CutMoment moment) {
+    std::lock_guard lock(mutex_);
+    armed_ = true;
+    round_trip_ = round_trip;
+    moment_ = moment;
+    answered_ = 0;
+    made_.reset();
+  }
+
+  std::optional<Cut> made() const {
+    std::lock_guard lock(mutex_);
+    return made_;
+  }
+
+  // A client is about to send a request's first bytes: whether to cut instead.
+  bool cuts_request(const std::string& last_statement) {
+    std::lock_guard lock(mutex_);
+    if (!armed_ || moment_ != CutMoment::before_request || answered_ != round_trip_ - 1) {
+      return false;
+    }
+    return cut(last_statement);
+  }
+
+  // The server sent bytes ending `ready` round trips: whether to cut
+  // instead of passing them on.
+  bool cuts_answer(int ready, const std::string& last_statement) {
+    if (ready == 0) return false;
+    std::lock_guard lock(mutex_);
+    if (!armed_) return false;
+    if (moment_ == CutMoment::after_answer && answered_ + ready >= round_trip_) {
+      return cut(last_statement);
+    }
+    answered_ += ready;
+    return false;
+  }
+
+ private:
+  bool cut(const std::string& last_statement) {
+    made_ = Cut{round_trip_, moment_, last_statement};
+    armed_ = false;
+    return true;
+  }
+
+  mutable std::mutex mutex_;
+  bool armed_ = false;
+  std::int64_t round_trip_ = 0;
+  CutMoment moment_ = CutMoment::before_request;
+  std::int64_t answered_ = 0;  // round trips ended since arm()
+  std::optional<Cut> made_;
+};
+
 // One client connection and its upstream connection, relayed by two threads.
 class RelayedConnection {
  public:
-  RelayedConnection(int client, int server, std::atomic<std::int64_t>& round_trips)
-      : client_(client), server_(server), round_trips_(round_trips) {
+  RelayedConnection(int client, int server, std::atomic<std::int64_t>& round_trips,
+                    CutSwitch& cuts)
+      : client_(client), server_(server), round_trips_(round_trips), cuts_(cuts) {
     to_server_ = std::thread([this] { relay_to_server(); });
     to_client_ = std::thread([this] { relay_to_client(); });
   }
@@ -264,6 +383,7 @@ class RelayedConnection {
         if (!send_all(client_, &declined, 1)) return false;
         continue;
       }
+      if (cuts_.cuts_request("")) return false;  // the handshake is a round trip too
       return send_all(server_, packet.data(), packet.size());
     }
   }
@@ -274,7 +394,14 @@ class RelayedConnection {
       for (;;) {
         const ssize_t got = ::recv(client_, buffer.data(), buffer.size(), 0);
         if (got < 0 && errno == EINTR) continue;
-        if (got <= 0 || !send_all(server_, buffer.data(), static_cast<std::size_t>(got))) break;
+        if (got <= 0) break;
+        const auto size = static_cast<std::size_t>(got);
+        if (cuts_.cuts_request(last_statement())) {
+          cut_both_ways();
+          break;
+        }
+        read_statements(buffer.data(), size);
+        if (!send_all(server_, buffer.data(), size)) break;
       }
     }
     // The server sees the client leave and closes its side, ending the other thread.
@@ -290,16 +417,38 @@ class RelayedConnection {
       if (got <= 0) break;
       const auto size = static_cast<std::size_t>(got);
       // Counted before the client can see the answer.
-      round_trips_ += frames.ready_for_query_in(buffer.data(), size);
+      const int ready = frames.ready_for_query_in(buffer.data(), size);
+      round_trips_ += ready;
+      if (cuts_.cuts_answer(ready, last_statement())) break;
       if (!send_all(client_, buffer.data(), size)) break;
     }
     ::shutdown(client_, SHUT_RDWR);
     ::shutdown(server_, SHUT_RDWR);
   }
 
+  // Both sockets shut down: the server sees its client gone (and rolls back
+  // an open transaction), the client sees the server gone.
+  void cut_both_ways() {
+    ::shutdown(client_, SHUT_RDWR);
+    ::shutdown(server_, SHUT_RDWR);
+  }
+
+  void read_statements(const unsigned char* data, std::size_t size) {
+    std::lock_guard lock(statements_mutex_);
+    statements_.read(data, size);
+  }
+
+  std::string last_statement() {
+    std::lock_guard lock(statements_mutex_);
+    return statements_.last_statement();
+  }
+
   int client_;
   int server_;
   std::atomic<std::int64_t>& round_trips_;
+  CutSwitch& cuts_;
+  std::mutex statements_mutex_;  // the two threads: one writes, the other reads for a cut
+  ClientFrames statements_;
   std::thread to_server_;
   std::thread to_client_;
 };
@@ -314,6 +463,7 @@ struct PostgresRoundTripCounter::Relay {
   int listener = -1;
   int wake[2] = {-1, -1};  // written to stop the accepting thread
   std::atomic<std::int64_t> round_trips{0};
+  CutSwitch cuts;
   std::mutex mutex;
   std::vector<std::unique_ptr<RelayedConnection>> connections;
   std::thread acceptor;
@@ -331,7 +481,8 @@ struct PostgresRoundTripCounter::Relay {
       try {
         const int server = upstream.connect();
         std::lock_guard lock(mutex);
-        connections.push_back(std::make_unique<RelayedConnection>(client, server, round_trips));
+        connections.push_back(
+            std::make_unique<RelayedConnection>(client, server, round_trips, cuts));
       } catch (const std::exception& error) {
         // The client sees the server close; say why where a person looks.
         std::fprintf(stderr, "%s\n", error.what());
@@ -405,5 +556,13 @@ PostgresRoundTripCounter::~PostgresRoundTripCounter() { relay_->release(); }
 std::string PostgresRoundTripCounter::dsn() const { return relay_->dsn; }
 
 std::int64_t PostgresRoundTripCounter::round_trips() const { return relay_->round_trips.load(); }
+
+void PostgresRoundTripCounter::cut_at(std::int64_t round_trip, CutMoment moment) {
+  relay_->cuts.arm(round_trip, moment);
+}
+
+std::optional<PostgresRoundTripCounter::Cut> PostgresRoundTripCounter::cut_made() const {
+  return relay_->cuts.made();
+}
 
 }  // namespace ssp::harness

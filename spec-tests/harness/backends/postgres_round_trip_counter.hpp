@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace ssp::harness {
@@ -35,6 +36,13 @@ namespace ssp::harness {
 // only), `hostaddr` and `port` of the DSN, else PGHOST / PGPORT, else
 // /var/run/postgresql and 5432. A server that demands SSL cannot be reached.
 //
+// cut_at() arms a connection fault (issue 35, docs/faults.md): the k-th round
+// trip from then on, over every connection, is cut, either before the
+// client's request reaches the server or after the server's answer arrived
+// but before the client sees it (the ambiguous case: a COMMIT the server
+// made and the client never heard of). The cut connection is closed both
+// ways, so the server rolls back what that connection had not committed.
+//
 // Thread-safe; the relay runs on threads of its own. The destructor closes
 // every relayed connection (clients then see the server go away), stops the
 // threads and removes the socket and its directory.
@@ -53,6 +61,27 @@ class PostgresRoundTripCounter {
 
   // ReadyForQuery messages relayed so far, on every connection.
   std::int64_t round_trips() const;
+
+  // Where a round trip is cut.
+  enum class CutMoment {
+    before_request,  // the client's first bytes after the previous answer are not passed on
+    after_answer,    // the server's bytes that end the round trip are not passed on
+  };
+  // A cut the relay made.
+  struct Cut {
+    std::int64_t round_trip = 0;  // k of cut_at
+    CutMoment moment = CutMoment::before_request;
+    // The last SQL the cut connection's client sent (a simple Query or the
+    // Parse of an extended one), shortened; "" when it had sent none.
+    std::string last_statement;
+  };
+
+  // Cuts the `round_trip`-th round trip (from 1) that ends from now on, over
+  // every connection, at `moment`; replaces an armed cut that was not made.
+  // A connection's startup handshake is a round trip like any other.
+  void cut_at(std::int64_t round_trip, CutMoment moment);
+  // The cut made since the last cut_at, or nothing.
+  std::optional<Cut> cut_made() const;
 
  private:
   struct Relay;
