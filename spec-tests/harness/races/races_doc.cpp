@@ -1,13 +1,11 @@
 #include "harness/races/races_doc.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "harness/races/schedule_runner.hpp"
-#include "harness/util/file_text.hpp"
+#include "harness/util/generated_page.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -82,21 +80,6 @@ bool plays_only_pushes(const Schedule& schedule, const Permutation& permutation)
 }
 
 }  // namespace
-
-RaceOutcomes& RaceOutcomes::of_this_run() {
-  static RaceOutcomes outcomes;
-  return outcomes;
-}
-
-void RaceOutcomes::record(RaceOutcome outcome) {
-  std::lock_guard lock(mutex_);
-  outcomes_.push_back(std::move(outcome));
-}
-
-std::vector<RaceOutcome> RaceOutcomes::all() const {
-  std::lock_guard lock(mutex_);
-  return outcomes_;
-}
 
 std::string render_races_doc(const std::vector<Schedule>& schedules,
                              const std::vector<RaceOutcome>& outcomes) {
@@ -193,32 +176,10 @@ std::string render_races_doc(const std::vector<Schedule>& schedules,
 }
 
 std::optional<std::string> settle_races_doc(const std::vector<Schedule>& schedules) {
-  const char* request = std::getenv("SSP_RACES_DOC");
-  if (request == nullptr || *request == '\0') return std::nullopt;
-  const std::string text = request;
-  const auto colon = text.find(':');
-  const std::string mode = text.substr(0, colon);
-  const std::string path = colon == std::string::npos ? "" : text.substr(colon + 1);
-  if ((mode != "check" && mode != "write") || path.empty()) {
-    return "SSP_RACES_DOC=" + text + ": expected check:PATH or write:PATH";
-  }
-  std::string page;
-  try {
-    page = render_races_doc(schedules, RaceOutcomes::of_this_run().all());
-  } catch (const std::exception& problem) {
-    return problem.what();
-  }
-  if (mode == "write") {
-    std::ofstream out(path);
-    out << page;
-    if (!out) return "cannot write " + path;
-    return std::nullopt;
-  }
-  if (file_text_or_empty(path) != page) {
-    return path + " differs from what this run saw: regenerate it with scripts/races-doc and "
-                  "read the difference before committing it";
-  }
-  return std::nullopt;
+  return settle_generated_page(
+      "SSP_RACES_DOC",
+      [&] { return render_races_doc(schedules, RaceOutcomes::of_this_run().all()); },
+      "scripts/races-doc");
 }
 
 }  // namespace ssp::harness

@@ -6,13 +6,13 @@
 // and with write:PATH it writes PATH (scripts/races-doc).
 #pragma once
 
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/candidate/backend.hpp"
 #include "harness/races/schedule.hpp"
+#include "harness/util/run_log.hpp"
 
 namespace ssp::harness {
 
@@ -26,16 +26,7 @@ struct RaceOutcome {
 };
 
 // The outcomes of this run, from every thread of it.
-class RaceOutcomes {
- public:
-  static RaceOutcomes& of_this_run();
-  void record(RaceOutcome outcome);
-  std::vector<RaceOutcome> all() const;
-
- private:
-  mutable std::mutex mutex_;
-  std::vector<RaceOutcome> outcomes_;
-};
+using RaceOutcomes = RunLog<RaceOutcome>;
 
 // The page for `schedules` and the outcomes observed for them. Throws
 // std::runtime_error naming every permutation and backend with no outcome,

@@ -1,31 +1,14 @@
 #include "harness/races/schedule.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
-#include <sstream>
 
 #include "harness/races/answer_pattern.hpp"
 #include "harness/util/file_text.hpp"
+#include "harness/util/word_lines.hpp"
 
 namespace ssp::harness {
 namespace {
-
-std::vector<std::string> split_words(std::string_view text) {
-  std::vector<std::string> words;
-  std::istringstream in{std::string(text)};
-  for (std::string word; in >> word;) words.push_back(word);
-  return words;
-}
-
-std::string join(const std::vector<std::string>& words, std::size_t from = 0) {
-  std::string text;
-  for (std::size_t i = from; i < words.size(); ++i) {
-    if (!text.empty()) text += ' ';
-    text += words[i];
-  }
-  return text;
-}
 
 std::optional<Backend> backend_named(std::string_view name) {
   for (const Backend backend : {Backend::sqlite, Backend::postgres}) {
@@ -39,9 +22,9 @@ class ScheduleParser {
  public:
   explicit ScheduleParser(std::string file) { schedule_.file = std::move(file); }
 
-  void line(int number, std::string_view raw) {
+  // One line, its comment already cut off (for_each_line).
+  void line(int number, std::string_view text) {
     number_ = number;
-    const std::string_view text = raw.substr(0, raw.find('#'));
     const auto words = split_words(text);
     if (words.empty()) return;
     const std::string& keyword = words[0];
@@ -52,9 +35,9 @@ class ScheduleParser {
       expect_words(words, 2, "section §N …");
       schedule_.sections.assign(words.begin() + 1, words.end());
     } else if (keyword == "title") {
-      schedule_.title = join(words, 1);
+      schedule_.title = join_words(words, 1);
     } else if (keyword == "anomaly") {
-      schedule_.anomaly += (schedule_.anomaly.empty() ? "" : " ") + join(words, 1);
+      schedule_.anomaly += (schedule_.anomaly.empty() ? "" : " ") + join_words(words, 1);
     } else if (keyword == "setup") {
       expect_words(words, 3, "setup row ID …, setup member ID … or setup isolation LEVEL");
       if (words[1] != "row" && words[1] != "member" && words[1] != "isolation") {
@@ -103,7 +86,7 @@ class ScheduleParser {
     for (const auto& existing : schedule_.sessions) {
       if (existing.name == words[1]) fail("session " + words[1] + " is declared twice");
     }
-    schedule_.sessions.push_back(ScheduleSession{words[1], join(words, 2), {}});
+    schedule_.sessions.push_back(ScheduleSession{words[1], join_words(words, 2), {}});
   }
 
   void step(const std::vector<std::string>& words) {
@@ -203,8 +186,8 @@ class ScheduleParser {
       }
     }
     schedule_.permutations.back().expectations.push_back(
-        Expectation{join({words.begin() + 1, words.begin() + 1 + static_cast<long>(subject_words)}),
-                    join(words, 1 + subject_words)});
+        Expectation{join_words({words.begin() + 1, words.begin() + 1 + static_cast<long>(subject_words)}),
+                    join_words(words, 1 + subject_words)});
   }
 
   Schedule schedule_;
@@ -213,7 +196,7 @@ class ScheduleParser {
 
 }  // namespace
 
-std::string ScheduleStep::text() const { return join(words); }
+std::string ScheduleStep::text() const { return join_words(words); }
 
 std::optional<std::string> word_after(const std::vector<std::string>& words, std::string_view key) {
   for (std::size_t i = 0; i + 1 < words.size(); ++i) {
@@ -226,26 +209,15 @@ const ScheduleStep& Schedule::step(const std::string& name) const { return steps
 
 Schedule parse_schedule(std::string_view text, const std::string& file) {
   ScheduleParser parser(file);
-  int number = 0;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const auto end = std::min(text.find('\n', start), text.size());
-    parser.line(++number, text.substr(start, end - start));
-    start = end + 1;
-  }
+  for_each_line(text, [&](int number, std::string_view line) { parser.line(number, line); });
   Schedule schedule = parser.finish();
   schedule.text = std::string(text);
   return schedule;
 }
 
 std::vector<Schedule> load_schedules(const std::string& directory) {
-  std::vector<std::filesystem::path> files;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
-    if (entry.path().extension() == ".schedule") files.push_back(entry.path());
-  }
+  const auto files = files_with_extension(directory, ".schedule");
   if (files.empty()) throw ScheduleSyntaxError(directory + ": no *.schedule files");
-  std::sort(files.begin(), files.end());
   std::vector<Schedule> schedules;
   for (const auto& path : files) {
     schedules.push_back(parse_schedule(read_text_file(path), path.filename().string()));

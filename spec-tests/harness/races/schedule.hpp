@@ -4,7 +4,7 @@
 // of PostgreSQL's isolation tester. This is the file format and its parser
 // only; schedule_runner.hpp plays a permutation through a candidate.
 //
-// The format, a line at a time ('#' starts a comment; indentation is free):
+// The format, a line at a time (a '#' that begins a word starts a comment; indentation is free):
 //
 //   schedule    S1_LostUpdate               the name tests are called by
 //   section     §6.3 §6.8                   SSP2 sections the race checks

@@ -1,5 +1,6 @@
 #include "harness/util/file_text.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -24,6 +25,17 @@ std::string read_text_file(const std::filesystem::path& path) {
 std::string file_text_or_empty(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   return in ? contents(in) : std::string();
+}
+
+std::vector<std::filesystem::path> files_with_extension(const std::filesystem::path& directory,
+                                                        const std::string& extension) {
+  std::vector<std::filesystem::path> files;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    if (entry.path().extension() == extension) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace ssp::harness
