@@ -11,16 +11,22 @@
 #include "harness/util/scratch_directory.hpp"
 
 namespace ssp::driver_tests {
-namespace {
-
-}  // namespace
-
 std::string fake_candidate(const std::string& name) {
   return "exec:'" + std::string(SSP_FAKES_DIR) + "/" + name + ".sh'";
 }
 
 ConformanceRun run_conformance(const std::string& candidate, const std::string& filter,
                                const std::vector<std::string>& extra_env) {
+  return run_suite(SSP_CONFORMANCE_BINARY, candidate, filter, extra_env);
+}
+
+ConformanceRun run_faults(const std::string& candidate, const std::string& filter,
+                          const std::vector<std::string>& extra_env) {
+  return run_suite(SSP_FAULTS_BINARY, candidate, filter, extra_env);
+}
+
+ConformanceRun run_suite(const std::string& binary, const std::string& candidate,
+                         const std::string& filter, const std::vector<std::string>& extra_env) {
   static std::atomic<int> counter = 0;
   const std::filesystem::path directory =
       harness::scratch_directory() /
@@ -45,12 +51,12 @@ ConformanceRun run_conformance(const std::string& candidate, const std::string& 
   ConformanceRun run;
   try {
     const harness::ChildRun child = harness::run_child(
-        SSP_CONFORMANCE_BINARY,
+        binary,
         {"--gtest_brief=1", "--gtest_filter=" + filter, "--gtest_output=json:" + json_path}, env);
     if (child.exited) run.exit_code = child.exit_code;
     run.output = child.out + child.err;
   } catch (const std::exception& error) {
-    run.output = std::string("cannot start ") + SSP_CONFORMANCE_BINARY + ": " + error.what();
+    run.output = "cannot start " + binary + ": " + error.what();
   }
   const std::string json = harness::file_text_or_empty(json_path);
   if (!json.empty()) run.results = parse_run_results(json);

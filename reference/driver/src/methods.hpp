@@ -103,6 +103,10 @@ push::PushOptions carried_push_options(const Fields& params);
 // PUSH_RESULT answer; a push abandoned by a callback is answered with its
 // cause. push.run passes push_options_of(params); the fake drivers change one.
 Json run_push_request(const Fields& params, const push::PushOptions& options);
+// The same over `storage` instead of the storage of params: the fake drivers
+// run the push through a decorator of the real one.
+Json run_push_request(const Fields& params, const push::PushOptions& options,
+                      storage::ServerStorage& storage);
 // Called by storage.close: forgets the storage's transactions, rolling back
 // the unfinished ones (transaction_methods.cpp).
 void close_transactions_of(std::int64_t storage_handle);

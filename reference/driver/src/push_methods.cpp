@@ -135,14 +135,18 @@ push::PushOptions push_options_of(const Fields& params) {
 }
 
 Json run_push_request(const Fields& params, const push::PushOptions& options) {
-  const auto storage = server_storage_of(params);
+  return run_push_request(params, options, *server_storage_of(params));
+}
+
+Json run_push_request(const Fields& params, const push::PushOptions& options,
+                      storage::ServerStorage& storage) {
   const storage::CompiledSchema schema = compiled_schema_of(params);
   const push::PushActor actor =
       wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
   const push::PushCommit commit =
       wire::push_commit_from_json(params.at("commit"), params.path_of("commit"));
   try {
-    return wire::push_answer_to_json(push::run_push(*storage, schema, actor, commit, options));
+    return wire::push_answer_to_json(push::run_push(storage, schema, actor, commit, options));
   } catch (const push::PushAbandoned& abandoned) {
     std::rethrow_if_nested(abandoned);
     throw;

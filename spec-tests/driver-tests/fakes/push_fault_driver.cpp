@@ -16,13 +16,30 @@
 //    tx.get_push_result stand for an implementation that reads an unreadable
 //    stored result as valid: where the reference misses the cache, they relay
 //    that answer as ssp.invalid_result (D-4 must fail, not err).
+// Faults that only a process killed part-way, or a lost answer, can find
+// (issue 35, the negative controls of docs/faults.md):
+//  - stores-the-result-after-commit: the push's transaction commits without
+//    its stored result, which a second transaction writes once the push has
+//    notified: a process that dies at the notification leaves a commit whose
+//    result is nowhere (FAULT-1, killed at notify#1);
+//  - commits-the-rows-before-the-result: the rows and the commit log are
+//    committed when the result is about to be stored, and the result in a
+//    transaction of its own at the push's COMMIT: a process that dies between
+//    (hook point before_commit) leaves rows without their result (FAULT-1);
+//  - replays-from-memory: the pipeline finds only the stored results this
+//    process wrote, as an implementation that replays from a cache in memory:
+//    a retry that reaches a new process applies the push again (FAULT-3).
 // And one fault of the process's life (HARNESS-48):
 //  - close-fails: segments.close closes the store, then answers an error, so
 //    the harness must not hand the process to another store.
 #include <iostream>
 #include <stdexcept>
 
+#include <set>
+#include <utility>
+
 #include "connection.hpp"
+#include "forwarding_storage.hpp"
 #include "error_answer.hpp"
 #include "server.hpp"
 #include "ssp/push/push_pipeline.hpp"
@@ -99,6 +116,142 @@ Method reads_an_unreadable_result_as_valid(Method real) {
   };
 }
 
+// A stored result a fake writes later than the push's transaction.
+struct HeldResult {
+  std::string partition;
+  std::string client_id;
+  std::string client_commit_id;
+  push::StoredPushResult result;
+};
+
+// Stores `held` in a transaction of its own, under the partition lock.
+void store_apart(storage::ServerStorage& storage, const HeldResult& held) {
+  const auto tx = storage.begin(held.partition);
+  tx->lock_partition_for_push();
+  tx->put_push_result(held.client_id, held.client_commit_id, held.result);
+  tx->commit();
+}
+
+// The push's transaction, its stored result withheld into `held`.
+class ResultWithheld final : public ForwardingPushTransaction {
+ public:
+  ResultWithheld(std::unique_ptr<storage::PushTransaction> inner, std::optional<HeldResult>& held)
+      : ForwardingPushTransaction(std::move(inner)), held_(held) {}
+  void put_push_result(const std::string& client_id, const std::string& client_commit_id,
+                       const push::StoredPushResult& result) override {
+    held_ = HeldResult{partition(), client_id, client_commit_id, result};
+  }
+
+ private:
+  std::optional<HeldResult>& held_;
+};
+
+class StorageWithholdingResults final : public ForwardingServerStorage {
+ public:
+  using ForwardingServerStorage::ForwardingServerStorage;
+  std::unique_ptr<storage::PushTransaction> begin(const std::string& partition) override {
+    return std::make_unique<ResultWithheld>(inner().begin(partition), held);
+  }
+  std::optional<HeldResult> held;
+};
+
+Json stores_the_result_after_commit(const Fields& params) {
+  const auto real = server_storage_of(params);
+  StorageWithholdingResults storage(*real);
+  const Json answer = run_push_request(params, push_options_of(params), storage);
+  if (storage.held) store_apart(*real, *storage.held);  // after COMMIT and the notification
+  return answer;
+}
+
+// The rows committed as the result is about to be stored; the result at COMMIT.
+class RowsCommittedFirst final : public ForwardingPushTransaction {
+ public:
+  RowsCommittedFirst(std::unique_ptr<storage::PushTransaction> inner, storage::ServerStorage& storage)
+      : ForwardingPushTransaction(std::move(inner)), storage_(storage) {}
+  void put_push_result(const std::string& client_id, const std::string& client_commit_id,
+                       const push::StoredPushResult& result) override {
+    held_ = HeldResult{partition(), client_id, client_commit_id, result};
+    inner().commit();
+  }
+  void commit() override {
+    if (!held_) return inner().commit();
+    store_apart(storage_, *held_);
+  }
+
+ private:
+  storage::ServerStorage& storage_;
+  std::optional<HeldResult> held_;
+};
+
+class StorageCommittingRowsFirst final : public ForwardingServerStorage {
+ public:
+  using ForwardingServerStorage::ForwardingServerStorage;
+  std::unique_ptr<storage::PushTransaction> begin(const std::string& partition) override {
+    return std::make_unique<RowsCommittedFirst>(inner().begin(partition), inner());
+  }
+};
+
+Json commits_the_rows_before_the_result(const Fields& params) {
+  const auto real = server_storage_of(params);
+  StorageCommittingRowsFirst storage(*real);
+  return run_push_request(params, push_options_of(params), storage);
+}
+
+// The idempotency keys whose results this process stored.
+std::set<std::pair<std::string, std::string>>& remembered_results() {
+  static std::set<std::pair<std::string, std::string>> keys;
+  return keys;
+}
+
+std::optional<push::StoredPushResult> if_remembered(
+    const std::string& client_id, const std::string& client_commit_id,
+    const std::function<std::optional<push::StoredPushResult>()>& read) {
+  if (!remembered_results().contains({client_id, client_commit_id})) return std::nullopt;
+  return read();
+}
+
+class TransactionReplayingFromMemory final : public ForwardingPushTransaction {
+ public:
+  using ForwardingPushTransaction::ForwardingPushTransaction;
+  std::optional<push::StoredPushResult> get_push_result(
+      const std::string& client_id, const std::string& client_commit_id) override {
+    return if_remembered(client_id, client_commit_id,
+                         [&] { return inner().get_push_result(client_id, client_commit_id); });
+  }
+  void put_push_result(const std::string& client_id, const std::string& client_commit_id,
+                       const push::StoredPushResult& result) override {
+    inner().put_push_result(client_id, client_commit_id, result);
+    remembered_results().insert({client_id, client_commit_id});
+  }
+  void commit_rejected_push_result(const std::string& client_id,
+                                   const std::string& client_commit_id,
+                                   const push::StoredPushResult& result) override {
+    inner().commit_rejected_push_result(client_id, client_commit_id, result);
+    remembered_results().insert({client_id, client_commit_id});
+  }
+};
+
+class StorageReplayingFromMemory final : public ForwardingServerStorage {
+ public:
+  using ForwardingServerStorage::ForwardingServerStorage;
+  std::unique_ptr<storage::PushTransaction> begin(const std::string& partition) override {
+    return std::make_unique<TransactionReplayingFromMemory>(inner().begin(partition));
+  }
+  std::optional<push::StoredPushResult> get_push_result(
+      const std::string& partition, const std::string& client_id,
+      const std::string& client_commit_id) override {
+    return if_remembered(client_id, client_commit_id, [&] {
+      return inner().get_push_result(partition, client_id, client_commit_id);
+    });
+  }
+};
+
+Json replays_from_memory(const Fields& params) {
+  const auto real = server_storage_of(params);
+  StorageReplayingFromMemory storage(*real);
+  return run_push_request(params, push_options_of(params), storage);
+}
+
 Method close_fails(Method real) {
   return [real](const Fields& params) -> Json {
     real(params);
@@ -125,12 +278,19 @@ int main(int argc, char** argv) {
     for (const char* method : {"storage.get_push_result", "tx.get_push_result"}) {
       methods[method] = reads_an_unreadable_result_as_valid(methods[method]);
     }
+  } else if (fault == "stores-the-result-after-commit") {
+    methods["push.run"] = stores_the_result_after_commit;
+  } else if (fault == "commits-the-rows-before-the-result") {
+    methods["push.run"] = commits_the_rows_before_the_result;
+  } else if (fault == "replays-from-memory") {
+    methods["push.run"] = replays_from_memory;
   } else if (fault == "close-fails") {
     methods["segments.close"] = close_fails(methods["segments.close"]);
   } else {
     std::cerr << "usage: ssp-fake-push-driver commits-before-validating | applied-for-replay | "
                  "skips-a-hook-point | upsert-loses-its-error | relays-an-invalid-stored-result | "
-                 "close-fails\n";
+                 "stores-the-result-after-commit | commits-the-rows-before-the-result | "
+                 "replays-from-memory | close-fails\n";
     return 2;
   }
   std::ios::sync_with_stdio(false);

@@ -1,0 +1,82 @@
+// The negative controls of the fault tests (issue 35, docs/faults.md): push
+// drivers that lose or double-apply data only when a process dies part-way
+// or an answer is lost (fakes/push_fault_driver.cpp). Each passes the rest of
+// the push tests as the reference does; the fault test named must fail it,
+// on SQLite and on PostgreSQL.
+#include <gmock/gmock.h>
+
+#include "conformance_run.hpp"
+#include "harness/candidate/candidate.hpp"
+#include "harness/catalog/spec.hpp"
+#include "harness/gates/backend_gate.hpp"
+
+namespace ssp::driver_tests {
+namespace {
+
+struct FaultFake {
+  const char* fault;      // the fake's argument
+  const char* caught_by;  // the fault test that must fail it, without its backend
+  bool postgres_only;     // a connection cut, which SQLite has not
+};
+
+constexpr const char* kKilledAtACallback =
+    "PushFaults.FAULT_1_AnAppliedPushKilledAtAnyCallbackCommitsWholeOrNotAndThenOnce";
+constexpr const char* kCutAtARoundTrip =
+    "PushFaults.FAULT_5_AnAppliedPushWhoseConnectionIsCutCommitsWholeOrNotAndThenOnce";
+
+constexpr FaultFake kFaultFakes[] = {
+    {"stores-the-result-after-commit", kKilledAtACallback, false},
+    {"commits-the-rows-before-the-result", kKilledAtACallback, false},
+    {"replays-from-memory",
+     "PushFaults.FAULT_3_AnAnswerLostAfterTheCommitIsReplayedByANewProcess", false},
+    // The COMMIT's answer cut: the rows are durable, the result is not.
+    {"stores-the-result-after-commit", kCutAtARoundTrip, true},
+    {"commits-the-rows-before-the-result", kCutAtARoundTrip, true},
+};
+
+// Every fault fake, run through ssp-faults' quick sweep on `backend`: the run
+// fails (exit 1, a failure and not an error) and the named test fails.
+void expect_each_fault_fake_caught(const std::string& backend) {
+  for (const FaultFake& fake : kFaultFakes) {
+    if (fake.postgres_only && backend != "postgres") continue;
+    SCOPED_TRACE(std::string(fake.fault) + " on " + backend + ", caught by " + fake.caught_by);
+    const std::string test = std::string(fake.caught_by) + "/" + backend;
+    const ConformanceRun run =
+        run_faults("exec:'" + std::string(SSP_FAKE_PUSH_DRIVER) + "' " + fake.fault, test,
+                   {"SSP_FAULT_SWEEP=subset"});
+    EXPECT_EQ(run.exit_code, 1) << run.output;
+    ASSERT_TRUE(run.results.contains(test)) << run.output;
+    EXPECT_EQ(run.results.at(test), Outcome::failed) << run.output;
+  }
+}
+
+TEST(FaultFakes, HARNESS_55_EachFaultFakeFailsItsFaultTestOnSqlite) {
+  harness::record_spec("Driver", "HARNESS-55");
+  expect_each_fault_fake_caught("sqlite");
+}
+
+TEST(FaultFakes, HARNESS_55_EachFaultFakeFailsItsFaultTestOnPostgres) {
+  harness::record_spec("Driver", "HARNESS-55");
+  SSP_SKIP_UNLESS_BACKEND_READY(harness::reference_candidate(), harness::Backend::postgres);
+  expect_each_fault_fake_caught("postgres");
+}
+
+// The reference through its driver passes the same fault tests: what fails
+// the fakes is their fault, not the test.
+TEST(FaultFakes, HARNESS_55_TheReferenceDriverPassesThem) {
+  harness::record_spec("Driver", "HARNESS-55");
+  const ConformanceRun run =
+      run_faults("exec:'" + std::string(SSP_REFERENCE_DRIVER) + "'",
+                 "PushFaults.FAULT_1_*/sqlite:PushFaults.FAULT_3_*/sqlite",
+                 {"SSP_FAULT_SWEEP=subset"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  for (const char* test :
+       {"PushFaults.FAULT_1_AnAppliedPushKilledAtAnyCallbackCommitsWholeOrNotAndThenOnce/sqlite",
+        "PushFaults.FAULT_3_AnAnswerLostAfterTheCommitIsReplayedByANewProcess/sqlite"}) {
+    ASSERT_TRUE(run.results.contains(test)) << run.output;
+    EXPECT_EQ(run.results.at(test), Outcome::passed) << run.output;
+  }
+}
+
+}  // namespace
+}  // namespace ssp::driver_tests
