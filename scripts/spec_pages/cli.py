@@ -56,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         "conformance", help="docs/conformance.md from a run (of the reference)",
         description="Writes docs/conformance.md: every conformance requirement under its SSP2 "
         "sections with its tests and their results in the run. Several files are the shards "
-        "of one run and are merged.")
+        "of one run, or its executables' reports (ssp-conformance, ssp-faults), and are merged.")
     conformance.add_argument("summaries", nargs="+", metavar="SUMMARY.json")
     _add_output(conformance)
     matrix = commands.add_parser(

@@ -27,7 +27,7 @@ class InputError(Exception):
 
 @dataclass
 class Run:
-    """One run of the suite, possibly read from several shards."""
+    """One run of the suite, possibly read from several shards and executables."""
 
     files: list[str]
     candidate: str
@@ -220,26 +220,33 @@ def _requirement(check: _Checker, requirement, where: str) -> dict:
 # --- merging ------------------------------------------------------------------------------
 
 def load_run(paths: list[str]) -> Run:
-    """Reads the summaries of one run (its shards) and merges them: tests and failures outside
-    tests are concatenated in the order given, requirements united, totals added; the exit
-    status is the worst. Shards must agree on the candidate, executable and profile."""
+    """Reads the summaries of one run (its shards, and the runs of the suite's other
+    executables against the same candidate: ssp-conformance and ssp-faults) and merges them:
+    tests and failures outside tests are concatenated in the order given, requirements united,
+    totals added; the exit status is the worst. A test another executable also ran (the catalog
+    checks every executable compiles) is kept once, as the first file has it. They must agree
+    on the candidate and the profile; the executables are named together."""
     if not paths:
         raise InputError("no summary.json given")
     runs = [load(path) for path in paths]
     merged = runs[0]
     known = {(row["file"], row["id"]) for row in merged.requirements}
     for other in runs[1:]:
-        for attribute, label in (("candidate", "candidate"), ("executable", "executable"),
-                                 ("profile", "profile")):
+        for attribute, label in (("candidate", "candidate"), ("profile", "profile")):
             if getattr(other, attribute) != getattr(merged, attribute):
                 raise InputError(
                     f"{other.files[0]}: {label}: {_show(getattr(other, attribute))} differs from "
-                    f"{_show(getattr(merged, attribute))} in {merged.files[0]}; only shards of "
+                    f"{_show(getattr(merged, attribute))} in {merged.files[0]}; only the reports of "
                     f"one run can be merged")
         merged.files.extend(other.files)
         merged.exit_status = worst_exit_status(merged.exit_status, other.exit_status)
         merged.totals = {name: merged.totals[name] + other.totals[name] for name in COUNT_FIELDS}
-        merged.tests.extend(other.tests)
+        if other.executable not in merged.executable.split(" and "):
+            merged.executable += " and " + other.executable
+            seen = {test["name"] for test in merged.tests}
+            merged.tests.extend(test for test in other.tests if test["name"] not in seen)
+        else:
+            merged.tests.extend(other.tests)
         merged.outside_tests.extend(other.outside_tests)
         for row in other.requirements:
             key = (row["file"], row["id"])

@@ -107,19 +107,25 @@ TEST(CatalogAcrossExecutables, TRACE_7_TheCheckFindsEachMisplacedTest) {
       {"a.md", "R2", "§5.1", "MUST", {"T.R2_Pins", "T.R2_Both", "T.R2_Nowhere"}, "self-test"},
       {"a.md", "R3", "§5.1", "MUST", {"H.R3_Anywhere"}, "harness"},
       {"a.md", "R4", "§5.1", "MUST", {"S.R4_X"}, ""},
+      {"a.md", "R5", "§6.4", "MUST", {"F.R5_Killed"}, "conformance"},
+      {"a.md", "R6", "§6.4", "MUST", {"F.R6_Pinned"}, "self-test"},
   };
   const std::map<std::string, std::vector<std::string>> executables = {
       {kConformanceExecutable, {"S.R1_Asks", "S.R4_X", "T.R2_Both"}},
-      {kSelfTestExecutable, {"T.R2_Both", "T.R2_Pins"}},
+      {kFaultExecutable, {"F.R5_Killed", "F.R6_Pinned"}},
+      {kSelfTestExecutable, {"F.R6_Pinned", "T.R2_Both", "T.R2_Pins"}},  // sorted
       {"ssp-harness-tests", {"H.R3_Anywhere", "S.R1_Elsewhere"}},
   };
   const auto problems = kind_problems(catalog, executables);
-  EXPECT_THAT(problems, Contains(HasSubstr("lists S.R1_Elsewhere, which ssp-conformance does not")));
-  EXPECT_THAT(problems, Contains(HasSubstr("lists T.R2_Both, which ssp-conformance runs")));
+  EXPECT_THAT(problems, Contains(HasSubstr(
+                            "lists S.R1_Elsewhere, which neither ssp-conformance nor ssp-faults")));
+  EXPECT_THAT(problems, Contains(HasSubstr("lists T.R2_Both, which ssp-conformance or ssp-faults runs")));
   EXPECT_THAT(problems,
               Contains(HasSubstr("lists T.R2_Nowhere, which ssp-reference-selftests does not")));
   EXPECT_THAT(problems, Contains(HasSubstr("R4 has kind ''")));
-  EXPECT_EQ(problems.size(), 4u);
+  // A fault test asks the candidate from ssp-faults: conformance, never a self-test.
+  EXPECT_THAT(problems, Contains(HasSubstr("lists F.R6_Pinned, which ssp-conformance or ssp-faults runs")));
+  EXPECT_EQ(problems.size(), 5u) << ::testing::PrintToString(problems);
 }
 
 TEST(Coverage, TRACE_4_EveryDesignNoteIdIsCoveredOrListedAsAGap) {

@@ -11,7 +11,7 @@
 // (PUSH-CRASH-1-REF).
 #include <gmock/gmock.h>
 
-#include "harness/fixtures/push_fixtures.hpp"
+#include "harness/fixtures/push_rounds.hpp"
 #include "harness/gates/granted_options.hpp"
 
 namespace ssp::harness {
@@ -24,54 +24,10 @@ using push::PushHookPoint;
 // not finished the push with every write allowed.
 constexpr int kMaxWrites = 200;
 
-class PushCrash : public PushTest {
+class PushCrash : public PushRoundTest {
  protected:
-  // The push of round r, over rows of its own, so that every round has the
-  // same shape: an insert, an update, a delete of a stored row, and an insert
-  // under two scopes. A `rejected` round adds a last operation that the
-  // row validator of refusing_options() refuses.
-  push::PushCommit round_commit(int round, bool rejected) {
-    const std::string r = std::to_string(round);
-    std::vector<push::PushOperation> operations = {
-        upsert("tasks", "new-" + r, task("new-" + r, "p1", "inserted")),
-        upsert("tasks", "old-" + r, task("old-" + r, "p1", "updated")),
-        remove("members", "m-" + r),
-        upsert("docs", "d-" + r, doc("d-" + r, "o1", "team-a")),
-    };
-    if (rejected) operations.push_back(upsert("tasks", "refused-" + r, task("refused-" + r, "p1")));
-    return commit("round-" + r, std::move(operations));
-  }
-
-  // Stores the rows every round updates or deletes, for rounds 0…kMaxWrites.
-  void seed_rounds() {
-    std::vector<push::PushOperation> operations;
-    for (int round = 0; round <= kMaxWrites; ++round) {
-      const std::string r = std::to_string(round);
-      operations.push_back(upsert("tasks", "old-" + r, task("old-" + r, "p1", "stored")));
-      operations.push_back(upsert("members", "m-" + r, member("m-" + r, "o1", r + "@x")));
-      if (operations.size() >= 400) {
-        ASSERT_GT(apply(commit("seed-" + r, std::move(operations))), 0);
-        operations.clear();
-      }
-    }
-    ASSERT_GT(apply(commit("seed-last", std::move(operations))), 0);
-  }
-
-  // Options whose row validator refuses every row id starting "refused-".
-  push::PushOptions refusing_options() {
-    push::PushOptions refusing = options();
-    refusing.row_validators["tasks"] = [](const push::RowValidation& op) {
-      if (op.row_id.rfind("refused-", 0) == 0) {
-        throw push::ValidationRejection("test.refused", "refused by the test's validator");
-      }
-    };
-    return refusing;
-  }
-
-  // The options of a round: refusing_options() for a `rejected` round.
-  push::PushOptions round_options(bool rejected) {
-    return rejected ? refusing_options() : options();
-  }
+  // Stores the rows of rounds 0…kMaxWrites.
+  void seed_rounds() { PushRoundTest::seed_rounds(kMaxWrites); }
 
   // The same push, run again after a failed try (which left the database as
   // it was), with the database working: a rejection is rejected again; an
@@ -140,14 +96,7 @@ TEST_P(PushCrash, PUSH_CRASH_1_AnAppliedPushCutAfterAnyWriteLeavesNoTraceAndAppl
     EXPECT_GT(seq, last_seq) << "the push's seq is not above the partition's last";
     last_seq = seq;
     if (HasFailure()) return;  // one round's report is enough to debug
-    const std::string r = std::to_string(writes);
-    EXPECT_EQ(payload_of("tasks", "new-" + r),
-              std::optional<storage::Bytes>(task("new-" + r, "p1", "inserted")));
-    EXPECT_EQ(version_of("tasks", "old-" + r), std::optional<std::int64_t>(2));
-    EXPECT_FALSE(row("members", "m-" + r));
-    EXPECT_EQ(scopes_of("docs", "d-" + r),
-              (std::optional<std::map<std::string, std::string>>(
-                  {{"org_id", "o1"}, {"team_id", "team-a"}})));
+    expect_round_applied(writes);
     ASSERT_EQ(commits().size(), seeded + static_cast<std::size_t>(writes) + 1);
     EXPECT_EQ(commits().back().entry.changes.size(), 4u);
     if (answer) return;
@@ -183,10 +132,7 @@ TEST_P(PushCrash, PUSH_CRASH_2_ARejectionCutAfterAnyWriteLeavesNoTraceAndIsStore
     EXPECT_EQ(replay.status, PushAnswerStatus::rejected);
     EXPECT_EQ(replay.results, answer->results);
     EXPECT_EQ(commits().size(), seeded);
-    const std::string r = std::to_string(writes);
-    EXPECT_FALSE(row("tasks", "new-" + r));
-    EXPECT_EQ(version_of("tasks", "old-" + r), std::optional<std::int64_t>(1));
-    EXPECT_TRUE(row("members", "m-" + r));
+    expect_round_not_applied(writes);
     if (HasFailure() || completed) return;
   }
   FAIL() << "the push was still failing after " << kMaxWrites << " row writes";

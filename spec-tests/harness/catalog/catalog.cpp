@@ -194,16 +194,20 @@ std::vector<std::string> kind_problems(
   for (const auto& entry : catalog) {
     const std::string where = entry.file + ": " + entry.id + " (" + entry.kind + ") lists ";
     for (const auto& test : entry.tests) {
+      const bool asks_the_candidate =
+          runs(kConformanceExecutable, test) || runs(kFaultExecutable, test);
       if (entry.kind == "conformance") {
-        if (!runs(kConformanceExecutable, test)) {
-          problems.push_back(where + test + ", which " + kConformanceExecutable + " does not run");
+        if (!asks_the_candidate) {
+          problems.push_back(where + test + ", which neither " + kConformanceExecutable +
+                             " nor " + kFaultExecutable + " runs");
         }
       } else if (entry.kind == "self-test") {
         if (!runs(kSelfTestExecutable, test)) {
           problems.push_back(where + test + ", which " + kSelfTestExecutable + " does not run");
         }
-        if (runs(kConformanceExecutable, test)) {
-          problems.push_back(where + test + ", which " + kConformanceExecutable +
+        if (asks_the_candidate) {
+          problems.push_back(where + test + ", which " + kConformanceExecutable + " or " +
+                             kFaultExecutable +
                              " runs: a self-test asks the reference, not the candidate");
         }
       } else if (entry.kind != "harness") {

@@ -19,7 +19,7 @@ struct CatalogEntry {
   std::string level;
   std::vector<std::string> tests;  // "Suite.Test", without parameter suffixes
   // The kind column: "conformance" (asks the candidate, runs in
-  // ssp-conformance), "self-test" (pins the reference's own internals, runs
+  // ssp-conformance, or in ssp-faults for the fault tests), "self-test" (pins the reference's own internals, runs
   // in ssp-reference-selftests) or "harness" (tests the harness itself).
   std::string kind = "conformance";
   // The requirement in words: the cell of the column whose header starts
@@ -29,6 +29,9 @@ struct CatalogEntry {
 
 // The executables each kind of test belongs in.
 inline constexpr const char* kConformanceExecutable = "ssp-conformance";
+// The fault tests kill driver processes: an executable of their own, beside
+// ssp-conformance, whose in-process and through-driver runs HARNESS-10 compares.
+inline constexpr const char* kFaultExecutable = "ssp-faults";
 inline constexpr const char* kSelfTestExecutable = "ssp-reference-selftests";
 
 // Every row of every requirements table (a table whose header starts with

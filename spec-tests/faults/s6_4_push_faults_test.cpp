@@ -1,0 +1,377 @@
+// Faults a production push meets, tried on any candidate (issue 35,
+// docs/faults.md): its process dies at a point where it waits for the
+// harness, or it answers and the answer is lost. After each, a new process
+// opens the same database, and the push of the same clientId and
+// clientCommitId is sent again. SSP2 asks that a commit apply entirely or not
+// at all (§2.1, §6.4 MUST#1) and that its full result be stored before the
+// acknowledgement and replayed for the same idempotency key (§2.3, §6.4
+// MUST#2): so the database holds the whole commit or none of it, a commit that
+// is not there applies once, and one that is there replays with its seq and
+// its results. A third fault needs no process of its own: on PostgreSQL the
+// harness relays the candidate's connection and cuts it at a round trip,
+// before the request or after the answer (which the candidate then never
+// hears). The plans (plans/*.plan) name the points and the checks.
+#include <gmock/gmock.h>
+
+#include <algorithm>
+
+#include "harness/backends/postgres_round_trip_counter.hpp"
+#include "harness/errors/candidate_killed.hpp"
+#include "harness/errors/driver_error.hpp"
+#include "harness/faults/fault_plan.hpp"
+#include "harness/faults/faults_doc.hpp"
+#include "harness/faults/push_callback_points.hpp"
+#include "harness/fixtures/push_rounds.hpp"
+#include "harness/util/dump_difference.hpp"
+
+namespace ssp::harness {
+namespace {
+
+using push::PushAnswerStatus;
+
+// The tables of push_schema(): a row validator on each is a callback point.
+const std::vector<std::string> kFaultTables = {"tasks", "members", "docs"};
+// More rounds than any plan has points, plus its clean run.
+constexpr int kFaultRounds = 48;
+
+// What a fault test checks after a fault of `kind`: a plan must claim exactly
+// these, so that what a reader of the plan sees is what runs.
+std::vector<FaultCheck> checks_played_for(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::kill:
+      return {FaultCheck::untouched_before_commit, FaultCheck::whole_or_none,
+              FaultCheck::applies_once, FaultCheck::replays};
+    case FaultKind::lose_answer: return {FaultCheck::whole_or_none, FaultCheck::replays};
+    case FaultKind::cut:
+      return {FaultCheck::fails_cleanly, FaultCheck::whole_or_none, FaultCheck::applies_once,
+              FaultCheck::replays};
+  }
+  return {};
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string text;
+  for (const std::string& word : words) text += (text.empty() ? "" : " ") + word;
+  return text;
+}
+
+std::string checks_text(const std::vector<FaultCheck>& checks) {
+  std::vector<std::string> names;
+  for (const FaultCheck check : checks) names.emplace_back(fault_check_name(check));
+  return joined(names);
+}
+
+// A cut's point: "round-trip#<k>/before-request" or ".../after-answer".
+std::string cut_point(std::int64_t round_trip, PostgresRoundTripCounter::CutMoment moment) {
+  return "round-trip#" + std::to_string(round_trip) +
+         (moment == PostgresRoundTripCounter::CutMoment::before_request ? "/before-request"
+                                                                        : "/after-answer");
+}
+
+class PushFaults : public PushRoundTest {
+ protected:
+  void SetUp() override {
+    PushRoundTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    hooks_ = optional_grant(candidate(), Capability::push_hooks);
+    kill_ = optional_grant(candidate(), Capability::process_kill);
+    seed_rounds(kFaultRounds);
+  }
+
+  // Plays plan `name`: a clean run of its first round names the points, then
+  // each chosen point faults a round of its own.
+  void play(const std::string& name) {
+    const FaultPlan plan = load_fault_plan(fault_plans_directory(), name);
+    ASSERT_EQ(checks_text(plan.checks), checks_text(checks_played_for(plan.fault)))
+        << plan.file << ": the plan's checks are not the ones its fault is played with";
+    if (plan.fault == FaultKind::cut && backend() != Backend::postgres) {
+      GTEST_SKIP() << plan.file << ": a connection is cut on PostgreSQL's wire protocol; a "
+                                   "SQLite database has no connection to cut";
+    }
+    if (plan.fault == FaultKind::cut) relay_through_a_cut();
+    const std::vector<std::string> reached = clean_run(plan);
+    if (HasFatalFailure()) return;
+    const FaultPoints points = choose_fault_points(plan, reached, fault_sweep_of_environment());
+    for (const std::string& pattern : points.unmatched_patterns) {
+      // A callback the candidate does not make (hook points it does not
+      // declare): the point cannot be reached, which the report says.
+      RecordProperty("unreached_" + pattern, "a clean run passed no point " + pattern);
+    }
+    if (points.chosen.empty()) {
+      GTEST_SKIP() << plan.file << ": a clean push passed none of the plan's points ("
+                   << ::testing::PrintToString(reached) << ")";
+    }
+    RecordProperty("fault_points", joined(points.chosen));
+    FaultSweepRecord sweep{plan.name, backend(), fault_sweep_of_environment(), {}};
+    int round = 1;
+    for (const std::string& point : points.chosen) {
+      ASSERT_LE(round, kFaultRounds) << "more points than seeded rounds";
+      sweep.points.push_back({point, false, ""});
+      faulted_round(plan, round++, sweep.points.back());
+      if (HasFailure()) return;  // one fault's report is enough to debug
+    }
+    FaultSweeps::of_this_run().record(std::move(sweep));
+  }
+
+ private:
+  bool rejected(const FaultPlan& plan) const { return plan.clean_answer == "rejected"; }
+
+  PushAnswerStatus clean_status(const FaultPlan& plan) const {
+    return rejected(plan) ? PushAnswerStatus::rejected : PushAnswerStatus::applied;
+  }
+
+  // The relay cuts are made through, and where the candidate reaches it.
+  void relay_through_a_cut() {
+    relay_ = std::make_unique<PostgresRoundTripCounter>(database().location().pg_dsn);
+    relayed_ = database().location();
+    relayed_.pg_dsn = relay_->dsn();
+  }
+
+  // A storage of the candidate's over the relay, warmed by one push of a row
+  // of its own (warm-<n>), as a serving process's storage is: the fault then
+  // meets the round trips of a push, not those of a first connection.
+  std::unique_ptr<storage::ServerStorage> open_relayed() {
+    auto relayed = candidate().open_server_storage(relayed_, {});
+    relayed->ensure_schema(schema());
+    const std::string n = std::to_string(++warmed_);
+    const auto warmed = candidate().push().push(
+        *relayed, schema(), actor(),
+        commit("warm-" + n, {upsert("tasks", "warm-" + n, task("warm-" + n, "p1"))}), options());
+    EXPECT_EQ(warmed.status, PushAnswerStatus::applied) << "the push that warms a connection";
+    return relayed;
+  }
+
+  // The points a clean push of round 0 passes; it must answer as the plan says.
+  std::vector<std::string> clean_run(const FaultPlan& plan) {
+    const push::PushCommit pushed = round_commit(0, rejected(plan));
+    if (plan.fault == FaultKind::lose_answer) return {"answer"};
+    if (plan.fault == FaultKind::cut) {
+      const auto relayed = open_relayed();
+      const std::int64_t before = relay_->round_trips();
+      const auto answer = candidate().push().push(*relayed, schema(), actor(), pushed,
+                                                  round_options(rejected(plan)));
+      EXPECT_EQ(answer.status, clean_status(plan)) << "the clean run of " << plan.file;
+      std::vector<std::string> points;
+      for (std::int64_t k = 1; k <= relay_->round_trips() - before; ++k) {
+        points.push_back(cut_point(k, PostgresRoundTripCounter::CutMoment::before_request));
+        points.push_back(cut_point(k, PostgresRoundTripCounter::CutMoment::after_answer));
+      }
+      return points;
+    }
+    PushCallbackPoints points;
+    const auto answer =
+        push(pushed, points.instrument(round_options(rejected(plan)), kFaultTables, hooks_));
+    EXPECT_EQ(answer.status, clean_status(plan)) << "the clean run of " << plan.file;
+    return points.reached();
+  }
+
+  // A new process on the same database: the fault's process is gone (a kill
+  // ended it already; after a lost answer it is killed here, so that nothing
+  // it kept in memory answers the retry); after a cut, a new connection.
+  void restart(FaultKind fault) {
+    if (fault == FaultKind::lose_answer && kill_) candidate().kill_process_of(storage());
+    reopen().ensure_schema(schema());
+  }
+
+  // Kills the push at callback `point`.
+  void kill_push(const push::PushCommit& pushed, const push::PushOptions& working,
+                 const std::string& point) {
+    PushCallbackPoints points;
+    points.kill_at(point);
+    try {
+      const auto answer = push(pushed, points.instrument(working, kFaultTables, hooks_));
+      ADD_FAILURE() << "the push never reached " << point
+                    << ", which a clean push of the same shape passed; it answered "
+                    << ::testing::PrintToString(answer);
+    } catch (const CandidateKilled&) {
+    }
+  }
+
+  // Cuts the push's connection at `point` (cut_point's name): the push must
+  // answer as a clean one did, or fail with an error (fails-cleanly); a
+  // DriverError (the driver crashed or broke the protocol) ends the test.
+  void cut_push(const FaultPlan& plan, storage::ServerStorage& relayed,
+                const push::PushCommit& pushed, const push::PushOptions& working,
+                const std::string& point) {
+    using Moment = PostgresRoundTripCounter::CutMoment;
+    const std::int64_t round_trip = std::stoll(point.substr(point.find('#') + 1));
+    relay_->cut_at(round_trip, point.ends_with("/before-request") ? Moment::before_request
+                                                                  : Moment::after_answer);
+    std::optional<push::PushAnswer> answer;
+    std::string failure;
+    try {
+      answer = candidate().push().push(relayed, schema(), actor(), pushed, working);
+    } catch (const DriverError&) {
+      throw;
+    } catch (const std::exception& error) {
+      failure = error.what();
+    }
+    const auto cut = relay_->cut_made();
+    ASSERT_TRUE(cut.has_value()) << "the push made fewer round trips than its clean run; it "
+                                 << (answer ? "answered " + ::testing::PrintToString(*answer)
+                                            : "failed: " + failure);
+    RecordProperty("last_statement_" + point, cut->last_statement);
+    SCOPED_TRACE("the last statement the cut connection sent: " +
+                 (cut->last_statement.empty() ? std::string("(none)") : cut->last_statement));
+    if (answer) {
+      EXPECT_EQ(answer->status, clean_status(plan))
+          << "the push answered across a cut connection, but not as a clean push does";
+    }
+  }
+
+  // Faults round `round` at `outcome.point`, then fills in what it saw.
+  void faulted_round(const FaultPlan& plan, int round, FaultPointOutcome& outcome) {
+    const std::string& point = outcome.point;
+    static constexpr const char* kFaultWords[] = {"killed at ", "its answer lost at ",
+                                                  "its connection cut at "};
+    SCOPED_TRACE(plan.file + ": round " + std::to_string(round) + ", " +
+                 kFaultWords[static_cast<int>(plan.fault)] + point);
+    const push::PushCommit pushed = round_commit(round, rejected(plan));
+    const push::PushOptions working = round_options(rejected(plan));
+    // Opened (and warmed) before the dump the fault is judged against.
+    auto relayed = plan.fault == FaultKind::cut ? open_relayed() : nullptr;
+    if (HasFailure()) return;
+    const std::string before = dump();
+    const std::size_t commits_before = commits().size();
+
+    std::optional<push::PushAnswer> heard;
+    switch (plan.fault) {
+      case FaultKind::kill: kill_push(pushed, working, point); break;
+      case FaultKind::lose_answer:
+        heard = push(pushed, working);
+        ASSERT_EQ(heard->status, clean_status(plan)) << "the push whose answer is then lost";
+        break;
+      case FaultKind::cut: cut_push(plan, *relayed, pushed, working, point); break;
+    }
+    relayed.reset();  // the storage whose connection was cut is closed (a restart)
+    if (HasFailure()) return;
+    restart(plan.fault);
+    check_after_fault(plan, round, heard, before, commits_before, outcome);
+  }
+
+  // whole-or-none, untouched-before-commit (for a kill), then applies-once
+  // or replays: what the database holds, and what the same push answers.
+  void check_after_fault(const FaultPlan& plan, int round,
+                         const std::optional<push::PushAnswer>& heard, const std::string& before,
+                         std::size_t commits_before, FaultPointOutcome& outcome) {
+    const std::string& point = outcome.point;
+    const push::PushCommit pushed = round_commit(round, rejected(plan));
+    const std::string after = dump();
+    const bool touched = after != before;
+    outcome.committed = touched;
+    if (plan.fault == FaultKind::kill && precedes_the_commit(point)) {
+      EXPECT_TRUE(after == before) << "killed at " << point
+                                   << ", before the push could commit, the database changed:\n"
+                                   << dump_difference(before, after);
+    }
+    if (heard) {
+      EXPECT_TRUE(touched) << "the push answered " << ::testing::PrintToString(*heard)
+                           << ", but the database holds nothing of it";
+    }
+    const auto stored = storage().get_push_result("acme", "client-1", pushed.client_commit_id);
+    const auto log = commits();
+    if (touched) {
+      ASSERT_TRUE(stored.has_value())
+          << "the database changed, but holds no stored result of the push: a commit whose "
+             "result was not stored with it; what changed:\n"
+          << dump_difference(before, after);
+      if (rejected(plan)) {
+        EXPECT_EQ(log.size(), commits_before) << "a rejection left a commit";
+        expect_round_not_applied(round);
+      } else {
+        ASSERT_EQ(log.size(), commits_before + 1)
+            << "the database changed, but not by one commit:\n" << dump_difference(before, after);
+        EXPECT_EQ(log.back().entry.client_commit_id, pushed.client_commit_id);
+        EXPECT_EQ(log.back().entry.changes.size(), pushed.operations.size());
+        EXPECT_EQ(stored->commit_seq, std::optional<std::int64_t>(log.back().commit_seq))
+            << "the stored result names another seq than the commit";
+        expect_round_applied(round);
+      }
+    } else {
+      EXPECT_FALSE(stored.has_value()) << "nothing changed, yet a result is stored";
+    }
+    if (HasFailure()) return;
+
+    // The client sends the same push again.
+    const auto retry = push(pushed, round_options(rejected(plan)));
+    outcome.retry = ::testing::PrintToString(retry.status);
+    if (!touched) {
+      EXPECT_EQ(retry.status, clean_status(plan)) << "the push, sent again after nothing of it "
+                                                     "was stored";
+      EXPECT_EQ(commits().size(), commits_before + (rejected(plan) ? 0 : 1));
+      if (!rejected(plan)) expect_round_applied(round);
+      EXPECT_TRUE(storage().get_push_result("acme", "client-1", pushed.client_commit_id))
+          << "the retry's result was not stored";
+      return;
+    }
+    if (rejected(plan)) {
+      EXPECT_EQ(retry.status, PushAnswerStatus::rejected);
+    } else {
+      EXPECT_EQ(retry.status, PushAnswerStatus::cached)
+          << "the push had committed, so its retry must replay, not apply again";
+      EXPECT_EQ(retry.commit_seq, std::optional<std::int64_t>(log.back().commit_seq))
+          << "the replay names another seq than the commit's";
+    }
+    EXPECT_EQ(retry.results, stored->results) << "the replay's results are not the stored ones";
+    if (heard) {
+      EXPECT_EQ(retry.commit_seq, heard->commit_seq) << "the replay names another seq than the "
+                                                        "answer that was lost";
+      EXPECT_EQ(retry.results, heard->results);
+    }
+    EXPECT_EQ(commits().size(), log.size()) << "the retry of a committed push committed again";
+  }
+
+  std::optional<CapabilityGrant> hooks_;
+  std::optional<CapabilityGrant> kill_;
+  std::unique_ptr<PostgresRoundTripCounter> relay_;  // cut plans only
+  DatabaseLocation relayed_;
+  int warmed_ = 0;  // connections warmed, for the warm-up rows' names
+};
+SSP_SQL_BACKENDS(PushFaults);
+
+// After the last test: docs/faults.md checked or written, as SSP_FAULTS_DOC asks.
+class FaultsDocEnvironment final : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (const auto problem = settle_faults_doc(load_fault_plans(fault_plans_directory()))) {
+      ADD_FAILURE() << *problem;
+    }
+  }
+};
+[[maybe_unused]] const auto* const kFaultsDoc =
+    ::testing::AddGlobalTestEnvironment(new FaultsDocEnvironment);  // gtest owns it
+
+TEST_P(PushFaults, FAULT_1_AnAppliedPushKilledAtAnyCallbackCommitsWholeOrNotAndThenOnce) {
+  record_spec("§6.4", "FAULT-1");
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::process_kill);
+  play("KillAppliedPush");
+}
+
+TEST_P(PushFaults, FAULT_2_ARejectionKilledAtAnyCallbackLeavesNoTraceAndIsStoredOnce) {
+  record_spec("§6.4", "FAULT-2");
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::process_kill);
+  play("KillRejectedPush");
+}
+
+TEST_P(PushFaults, FAULT_3_AnAnswerLostAfterTheCommitIsReplayedByANewProcess) {
+  record_spec("§2.3", "FAULT-3");
+  play("LoseAppliedAnswer");
+}
+
+TEST_P(PushFaults, FAULT_4_ARejectionWhoseAnswerIsLostIsReplayedByANewProcess) {
+  record_spec("§2.3", "FAULT-4");
+  play("LoseRejectedAnswer");
+}
+
+TEST_P(PushFaults, FAULT_5_AnAppliedPushWhoseConnectionIsCutCommitsWholeOrNotAndThenOnce) {
+  record_spec("§6.4", "FAULT-5");
+  play("CutAppliedPush");
+}
+
+TEST_P(PushFaults, FAULT_6_ARejectionWhoseConnectionIsCutLeavesNoTraceOrIsStoredOnce) {
+  record_spec("§6.4", "FAULT-6");
+  play("CutRejectedPush");
+}
+
+}  // namespace
+}  // namespace ssp::harness
