@@ -61,22 +61,5 @@ TEST(FaultFakes, HARNESS_55_EachFaultFakeFailsItsFaultTestOnPostgres) {
   expect_each_fault_fake_caught("postgres");
 }
 
-// The reference through its driver passes the same fault tests: what fails
-// the fakes is their fault, not the test.
-TEST(FaultFakes, HARNESS_55_TheReferenceDriverPassesThem) {
-  harness::record_spec("Driver", "HARNESS-55");
-  const ConformanceRun run =
-      run_faults("exec:'" + std::string(SSP_REFERENCE_DRIVER) + "'",
-                 "PushFaults.FAULT_1_*/sqlite:PushFaults.FAULT_3_*/sqlite",
-                 {"SSP_FAULT_SWEEP=subset"});
-  EXPECT_EQ(run.exit_code, 0) << run.output;
-  for (const char* test :
-       {"PushFaults.FAULT_1_AnAppliedPushKilledAtAnyCallbackCommitsWholeOrNotAndThenOnce/sqlite",
-        "PushFaults.FAULT_3_AnAnswerLostAfterTheCommitIsReplayedByANewProcess/sqlite"}) {
-    ASSERT_TRUE(run.results.contains(test)) << run.output;
-    EXPECT_EQ(run.results.at(test), Outcome::passed) << run.output;
-  }
-}
-
 }  // namespace
 }  // namespace ssp::driver_tests

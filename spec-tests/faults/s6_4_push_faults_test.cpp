@@ -23,6 +23,7 @@
 #include "harness/faults/push_callback_points.hpp"
 #include "harness/fixtures/push_rounds.hpp"
 #include "harness/util/dump_difference.hpp"
+#include "harness/util/word_lines.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -49,16 +50,10 @@ std::vector<FaultCheck> checks_played_for(FaultKind kind) {
   return {};
 }
 
-std::string joined(const std::vector<std::string>& words) {
-  std::string text;
-  for (const std::string& word : words) text += (text.empty() ? "" : " ") + word;
-  return text;
-}
-
 std::string checks_text(const std::vector<FaultCheck>& checks) {
   std::vector<std::string> names;
   for (const FaultCheck check : checks) names.emplace_back(fault_check_name(check));
-  return joined(names);
+  return join_words(names);
 }
 
 // A cut's point: "round-trip#<k>/before-request" or ".../after-answer".
@@ -101,7 +96,7 @@ class PushFaults : public PushRoundTest {
       GTEST_SKIP() << plan.file << ": a clean push passed none of the plan's points ("
                    << ::testing::PrintToString(reached) << ")";
     }
-    RecordProperty("fault_points", joined(points.chosen));
+    RecordProperty("fault_points", join_words(points.chosen));
     FaultSweepRecord sweep{plan.name, backend(), fault_sweep_of_environment(), {}};
     int round = 1;
     for (const std::string& point : points.chosen) {

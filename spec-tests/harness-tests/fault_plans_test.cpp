@@ -36,7 +36,8 @@ TEST(FaultPlanFormat, HARNESS_56_AMalformedPlanIsRefusedNamingItsLine) {
   EXPECT_THAT(plan_error_of(kPlanHead + "fault kill\n"),
               StartsWith("bad.plan:7: a second \"fault\" line"));
   EXPECT_THAT(plan_error_of("plan P\ncall push.run maybe\n"),
-              StartsWith("bad.plan:2: expected \"call push.run applied|rejected\""));
+              StartsWith("bad.plan:2: expected \"call push.run applied|rejected\" or \"call "
+                         "segments.put published\""));
   EXPECT_THAT(plan_error_of(kPlanHead + "points validate_row#*\nsubset notify#1\ncheck replays\n"),
               StartsWith("bad.plan:0: subset pattern \"notify#1\" is not among the plan's points"));
   EXPECT_THAT(plan_error_of(kPlanHead + "check replays\n"), StartsWith("bad.plan:0: no \"points\" line"));
@@ -83,6 +84,8 @@ TEST(FaultPlanFormat, HARNESS_56_ASweepFaultsTheReachedPointsThePatternsName) {
   EXPECT_THAT(hookless.unmatched_patterns, ElementsAre("hook:*"));
   EXPECT_FALSE(point_matches("validate_row#*", "validate_commit#1"));
   EXPECT_FALSE(point_matches("validate_row#1", "validate_row#10"));
+  EXPECT_TRUE(point_matches("put-hook:*", "put-hook:after_read"));
+  EXPECT_FALSE(point_matches("put-hook:*", "hook:after_read"));
 }
 
 }  // namespace

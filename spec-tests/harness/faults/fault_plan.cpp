@@ -119,9 +119,11 @@ class FaultPlanParser {
   }
 
   void call(const std::vector<std::string>& words) {
-    if (words.size() != 3 || words[1] != "push.run" ||
-        (words[2] != "applied" && words[2] != "rejected")) {
-      fail("expected \"call push.run applied|rejected\"");
+    const bool push = words.size() == 3 && words[1] == "push.run" &&
+                      (words[2] == "applied" || words[2] == "rejected");
+    const bool put = words.size() == 3 && words[1] == "segments.put" && words[2] == "published";
+    if (!push && !put) {
+      fail("expected \"call push.run applied|rejected\" or \"call segments.put published\"");
     }
     plan_.call = words[1];
     plan_.clean_answer = words[2];
@@ -206,7 +208,7 @@ FaultSweep fault_sweep_of_environment() {
 }
 
 bool point_matches(std::string_view pattern, std::string_view point) {
-  if (pattern == "hook:*") return point.substr(0, 5) == "hook:";
+  if (pattern.ends_with(":*")) return point.starts_with(pattern.substr(0, pattern.size() - 1));
   const PointName wanted = split_point(pattern);
   const PointName candidate = split_point(point);
   return wanted.name == candidate.name && wanted.rest == candidate.rest &&

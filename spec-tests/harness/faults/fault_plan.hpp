@@ -11,7 +11,8 @@
 //   section      §6.4 §2.3                SSP2 sections it checks
 //   title        A push killed at any callback …
 //   call         push.run applied         the call: push.run, whose clean answer is
-//                                         applied or rejected
+//                                         applied or rejected, or segments.put
+//                                         published
 //   fault        kill                     kill: the process dies at the point;
 //                                         lose-answer: the call answers, the answer
 //                                         is dropped and the process killed;
@@ -21,7 +22,9 @@
 //   points       validate_row#* hook:* …  the points faulted, among those a clean
 //                                         run passes (push_callback_points.hpp):
 //                                         NAME#N, NAME#* (every call), NAME#last,
-//                                         hook:NAME, hook:*; a cut's points are
+//                                         hook:NAME, hook:* (any PREFIX:*); a
+//                                         put's are hasher#N and put-hook:NAME
+//                                         (segment_put_points.hpp); a cut's are
 //                                         round-trip#N/before-request and
 //                                         round-trip#N/after-answer; lose-answer's
 //                                         one point is `answer`
@@ -64,8 +67,8 @@ struct FaultPlan {
   std::string requirement;
   std::vector<std::string> sections;
   std::string title;
-  std::string call;            // "push.run"
-  std::string clean_answer;    // "applied" or "rejected"
+  std::string call;            // "push.run" or "segments.put"
+  std::string clean_answer;    // "applied" or "rejected"; "published" for a put
   FaultKind fault = FaultKind::kill;
   std::vector<std::string> points;  // patterns
   std::vector<std::string> subset;  // patterns
@@ -97,7 +100,8 @@ FaultSweep fault_sweep_of_environment();
 
 // Whether `point` (e.g. "validate_row#2", "round-trip#3/after-answer")
 // matches `pattern`: the same name and text after the ordinal, and the same
-// ordinal or `*`; hook:* matches every hook point. (`#last` is resolved by
+// ordinal or `*`; PREFIX:* matches every point that starts with PREFIX:
+// (hook:*, put-hook:*). (`#last` is resolved by
 // choose_fault_points.)
 bool point_matches(std::string_view pattern, std::string_view point);
 

@@ -18,8 +18,8 @@ namespace ssp::harness {
 // What one faulted point left, and what the same push answered after.
 struct FaultPointOutcome {
   std::string point;
-  bool committed = false;  // the database held the push's commit (or its stored rejection)
-  std::string retry;       // "applied", "cached" or "rejected"
+  bool committed = false;  // the database held the push's commit (its stored rejection, the put)
+  std::string retry;       // "applied", "cached", "rejected"; a put's "published"
 };
 
 // One plan swept through on one backend, every chosen point passing.

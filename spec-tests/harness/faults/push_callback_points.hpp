@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/faults/fault_point_trail.hpp"
 #include "harness/gates/capability_gate.hpp"
 #include "ssp/push/push_pipeline.hpp"
 
@@ -26,9 +27,10 @@ class PushCallbackPoints {
   // `options` with every callback passing through this object first: a row
   // validator on each of `tables` (the one `options` has for the table still
   // decides, else it accepts), the commit validator (likewise), a notifier,
-  // and, given the grant of Capability::push_hooks, a hook. Each records its
-  // point, then throws CandidateKilled when the point is the one kill_at()
-  // named. The returned options share this object's state.
+  // and, given the grant of Capability::push_hooks, a hook (replacing one
+  // `options` had). Each records its point, then throws CandidateKilled when
+  // the point is the one kill_at() named. The returned options share this
+  // object's trail.
   push::PushOptions instrument(push::PushOptions options, const std::vector<std::string>& tables,
                                const std::optional<CapabilityGrant>& push_hooks) const;
 
@@ -39,8 +41,7 @@ class PushCallbackPoints {
   const std::vector<std::string>& reached() const;
 
  private:
-  struct State;
-  std::shared_ptr<State> state_;
+  std::shared_ptr<FaultPointTrail> trail_;
 };
 
 // Whether a candidate has, by the time it reaches `point`, not yet committed

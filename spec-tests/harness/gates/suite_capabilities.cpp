@@ -74,6 +74,7 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
       {"SegmentIdentity", {segment_store, injected_hasher}},
       {"SegmentInput", {segment_store}},
       {"SegmentMerge", {segment_store}},
+      {"SegmentPutFaults", {segment_store, injected_hasher, hooks, process_kill}},
       {"SegmentRecordOrder", {segment_store}},
       {"SegmentReuse", {segment_store}},
       {"SegmentStats", {segment_store}},
