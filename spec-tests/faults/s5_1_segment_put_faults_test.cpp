@@ -8,14 +8,14 @@
 #include <gmock/gmock.h>
 
 #include <algorithm>
+#include <set>
 
 #include "harness/errors/candidate_killed.hpp"
 #include "harness/faults/fault_plan.hpp"
-#include "harness/faults/faults_doc.hpp"
+#include "harness/faults/fault_sweep.hpp"
 #include "harness/faults/segment_put_points.hpp"
 #include "harness/fixtures/segment_fixtures.hpp"
 #include "harness/util/dump_difference.hpp"
-#include "harness/util/word_lines.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -44,32 +44,27 @@ class SegmentPutFaults : public SegmentStoreTest {
   // chosen point kills a put of a publication of its own (digest-r).
   void play(const std::string& name) {
     const FaultPlan plan = load_fault_plan(fault_plans_directory(), name);
-    ASSERT_EQ(join_words(check_names(plan)),
-              "untouched-before-commit whole-or-none applies-once")
+    ASSERT_EQ(fault_checks_text(plan.checks),
+              fault_checks_text({FaultCheck::untouched_before_commit, FaultCheck::whole_or_none,
+                                 FaultCheck::applies_once}))
         << plan.file << ": the plan's checks are not the ones a put's kill is played with";
     const Bytes bytes = payload("faulted");
-    std::vector<std::string> expected = {"digest-a"};
+    std::set<std::string> expected = {"digest-a"};
     store().put(base_metadata(), bytes, kNow);
+    std::vector<std::string> reached;
     {
       SegmentPutPoints clean;
       open(clean.instrument({}, hasher_, hooks_))
           ->put(with_digest(base_metadata(), "digest-clean"), bytes, kNow);
-      expected.push_back("digest-clean");
-      reached_ = clean.reached();
+      expected.insert("digest-clean");
+      reached = clean.reached();
     }
-    const FaultPoints points = choose_fault_points(plan, reached_, fault_sweep_of_environment());
-    for (const std::string& pattern : points.unmatched_patterns) {
-      RecordProperty("unreached_" + pattern, "a clean put passed no point " + pattern);
+    FaultSweepStart sweep = start_fault_sweep(plan, backend(), reached, "put");
+    if (sweep.skip) {
+      GTEST_SKIP() << *sweep.skip << ": the candidate declares neither an injected hasher nor hooks";
     }
-    if (points.chosen.empty()) {
-      GTEST_SKIP() << plan.file << ": a clean put passed none of the plan's points ("
-                   << ::testing::PrintToString(reached_) << "): the candidate declares neither "
-                                                             "an injected hasher nor hooks";
-    }
-    RecordProperty("fault_points", join_words(points.chosen));
-    FaultSweepRecord sweep{plan.name, backend(), fault_sweep_of_environment(), {}};
     int round = 1;
-    for (const std::string& point : points.chosen) {
+    for (const std::string& point : sweep.points) {
       SCOPED_TRACE(plan.file + ": round " + std::to_string(round) + ", killed at " + point);
       const std::string digest = "digest-" + std::to_string(round++);
       const std::string before = database().dump_all_tables();
@@ -82,23 +77,16 @@ class SegmentPutFaults : public SegmentStoreTest {
                                    << dump_difference(before, after);
       // The same put again: it publishes, and no publication was lost.
       const SegmentRecord record = store().put(with_digest(base_metadata(), digest), bytes, kNow);
-      expected.push_back(digest);
-      std::sort(expected.begin(), expected.end());
-      EXPECT_EQ(published_digests(record), expected)
+      expected.insert(digest);
+      EXPECT_EQ(published_digests(record), std::vector<std::string>(expected.begin(), expected.end()))
           << "the put, sent again, did not leave every publication of the bytes";
       if (HasFailure()) return;
-      sweep.points.push_back({point, after != before, "published"});
+      sweep.record.points.push_back({point, after != before, "published"});
     }
-    FaultSweeps::of_this_run().record(std::move(sweep));
+    FaultSweeps::of_this_run().record(std::move(sweep.record));
   }
 
  private:
-  static std::vector<std::string> check_names(const FaultPlan& plan) {
-    std::vector<std::string> names;
-    for (const FaultCheck check : plan.checks) names.emplace_back(fault_check_name(check));
-    return names;
-  }
-
   // Puts `metadata` on a store of its own and kills its process at `point`.
   void kill_put_at(const std::string& point, const SegmentMetadata& metadata, const Bytes& bytes) {
     SegmentPutPoints points;
@@ -115,7 +103,6 @@ class SegmentPutFaults : public SegmentStoreTest {
 
   std::optional<CapabilityGrant> hasher_;
   std::optional<CapabilityGrant> hooks_;
-  std::vector<std::string> reached_;
 };
 INSTANTIATE_TEST_SUITE_P(, SegmentPutFaults, ::testing::Values(Backend::sqlite, Backend::postgres),
                          backend_param_name);

@@ -17,13 +17,13 @@
 
 #include "harness/backends/postgres_round_trip_counter.hpp"
 #include "harness/errors/candidate_killed.hpp"
-#include "harness/errors/driver_error.hpp"
 #include "harness/faults/fault_plan.hpp"
+#include "harness/faults/fault_sweep.hpp"
 #include "harness/faults/faults_doc.hpp"
 #include "harness/faults/push_callback_points.hpp"
+#include "harness/faults/round_trip_cuts.hpp"
 #include "harness/fixtures/push_rounds.hpp"
 #include "harness/util/dump_difference.hpp"
-#include "harness/util/word_lines.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -50,19 +50,6 @@ std::vector<FaultCheck> checks_played_for(FaultKind kind) {
   return {};
 }
 
-std::string checks_text(const std::vector<FaultCheck>& checks) {
-  std::vector<std::string> names;
-  for (const FaultCheck check : checks) names.emplace_back(fault_check_name(check));
-  return join_words(names);
-}
-
-// A cut's point: "round-trip#<k>/before-request" or ".../after-answer".
-std::string cut_point(std::int64_t round_trip, PostgresRoundTripCounter::CutMoment moment) {
-  return "round-trip#" + std::to_string(round_trip) +
-         (moment == PostgresRoundTripCounter::CutMoment::before_request ? "/before-request"
-                                                                        : "/after-answer");
-}
-
 class PushFaults : public PushRoundTest {
  protected:
   void SetUp() override {
@@ -77,7 +64,7 @@ class PushFaults : public PushRoundTest {
   // each chosen point faults a round of its own.
   void play(const std::string& name) {
     const FaultPlan plan = load_fault_plan(fault_plans_directory(), name);
-    ASSERT_EQ(checks_text(plan.checks), checks_text(checks_played_for(plan.fault)))
+    ASSERT_EQ(fault_checks_text(plan.checks), fault_checks_text(checks_played_for(plan.fault)))
         << plan.file << ": the plan's checks are not the ones its fault is played with";
     if (plan.fault == FaultKind::cut && backend() != Backend::postgres) {
       GTEST_SKIP() << plan.file << ": a connection is cut on PostgreSQL's wire protocol; a "
@@ -86,26 +73,16 @@ class PushFaults : public PushRoundTest {
     if (plan.fault == FaultKind::cut) relay_through_a_cut();
     const std::vector<std::string> reached = clean_run(plan);
     if (HasFatalFailure()) return;
-    const FaultPoints points = choose_fault_points(plan, reached, fault_sweep_of_environment());
-    for (const std::string& pattern : points.unmatched_patterns) {
-      // A callback the candidate does not make (hook points it does not
-      // declare): the point cannot be reached, which the report says.
-      RecordProperty("unreached_" + pattern, "a clean run passed no point " + pattern);
-    }
-    if (points.chosen.empty()) {
-      GTEST_SKIP() << plan.file << ": a clean push passed none of the plan's points ("
-                   << ::testing::PrintToString(reached) << ")";
-    }
-    RecordProperty("fault_points", join_words(points.chosen));
-    FaultSweepRecord sweep{plan.name, backend(), fault_sweep_of_environment(), {}};
+    FaultSweepStart sweep = start_fault_sweep(plan, backend(), reached, "push");
+    if (sweep.skip) GTEST_SKIP() << *sweep.skip;
     int round = 1;
-    for (const std::string& point : points.chosen) {
+    for (const std::string& point : sweep.points) {
       ASSERT_LE(round, kFaultRounds) << "more points than seeded rounds";
-      sweep.points.push_back({point, false, ""});
-      faulted_round(plan, round++, sweep.points.back());
+      sweep.record.points.push_back({point, false, ""});
+      faulted_round(plan, round++, sweep.record.points.back());
       if (HasFailure()) return;  // one fault's report is enough to debug
     }
-    FaultSweeps::of_this_run().record(std::move(sweep));
+    FaultSweeps::of_this_run().record(std::move(sweep.record));
   }
 
  private:
@@ -146,12 +123,7 @@ class PushFaults : public PushRoundTest {
       const auto answer = candidate().push().push(*relayed, schema(), actor(), pushed,
                                                   round_options(rejected(plan)));
       EXPECT_EQ(answer.status, clean_status(plan)) << "the clean run of " << plan.file;
-      std::vector<std::string> points;
-      for (std::int64_t k = 1; k <= relay_->round_trips() - before; ++k) {
-        points.push_back(cut_point(k, PostgresRoundTripCounter::CutMoment::before_request));
-        points.push_back(cut_point(k, PostgresRoundTripCounter::CutMoment::after_answer));
-      }
-      return points;
+      return round_trip_cut_points(relay_->round_trips() - before);
     }
     PushCallbackPoints points;
     const auto answer =
@@ -182,36 +154,30 @@ class PushFaults : public PushRoundTest {
     }
   }
 
-  // Cuts the push's connection at `point` (cut_point's name): the push must
-  // answer as a clean one did, or fail with an error (fails-cleanly); a
-  // DriverError (the driver crashed or broke the protocol) ends the test.
-  void cut_push(const FaultPlan& plan, storage::ServerStorage& relayed,
-                const push::PushCommit& pushed, const push::PushOptions& working,
-                const std::string& point) {
-    using Moment = PostgresRoundTripCounter::CutMoment;
-    const std::int64_t round_trip = std::stoll(point.substr(point.find('#') + 1));
-    relay_->cut_at(round_trip, point.ends_with("/before-request") ? Moment::before_request
-                                                                  : Moment::after_answer);
+  // Cuts the push's connection at `point` (round_trip_cut_points' name): the
+  // push must answer as a clean one did, or fail with an error
+  // (fails-cleanly); a DriverError (the driver crashed or broke the
+  // protocol) ends the test. Returns the cut, for the trace of what follows.
+  CutCall cut_push(const FaultPlan& plan, storage::ServerStorage& relayed,
+                   const push::PushCommit& pushed, const push::PushOptions& working,
+                   const std::string& point) {
     std::optional<push::PushAnswer> answer;
-    std::string failure;
-    try {
+    const CutCall cut = cut_during(*relay_, point, [&] {
       answer = candidate().push().push(relayed, schema(), actor(), pushed, working);
-    } catch (const DriverError&) {
-      throw;
-    } catch (const std::exception& error) {
-      failure = error.what();
+    });
+    if (!cut.cut) {
+      ADD_FAILURE() << "the push made fewer round trips than its clean run; it "
+                    << (answer ? "answered " + ::testing::PrintToString(*answer)
+                               : "failed: " + cut.failure.value_or(""));
+      return cut;
     }
-    const auto cut = relay_->cut_made();
-    ASSERT_TRUE(cut.has_value()) << "the push made fewer round trips than its clean run; it "
-                                 << (answer ? "answered " + ::testing::PrintToString(*answer)
-                                            : "failed: " + failure);
-    RecordProperty("last_statement_" + point, cut->last_statement);
-    SCOPED_TRACE("the last statement the cut connection sent: " +
-                 (cut->last_statement.empty() ? std::string("(none)") : cut->last_statement));
+    RecordProperty("last_statement_" + point, cut.cut->last_statement);
     if (answer) {
       EXPECT_EQ(answer->status, clean_status(plan))
-          << "the push answered across a cut connection, but not as a clean push does";
+          << "the push answered across a cut connection, but not as a clean push does\n"
+          << cut.last_statement_line();
     }
+    return cut;
   }
 
   // Faults round `round` at `outcome.point`, then fills in what it saw.
@@ -230,13 +196,17 @@ class PushFaults : public PushRoundTest {
     const std::size_t commits_before = commits().size();
 
     std::optional<push::PushAnswer> heard;
+    std::optional<::testing::ScopedTrace> cut_trace;  // a cut's last statement, for what follows
     switch (plan.fault) {
       case FaultKind::kill: kill_push(pushed, working, point); break;
       case FaultKind::lose_answer:
         heard = push(pushed, working);
         ASSERT_EQ(heard->status, clean_status(plan)) << "the push whose answer is then lost";
         break;
-      case FaultKind::cut: cut_push(plan, *relayed, pushed, working, point); break;
+      case FaultKind::cut:
+        cut_trace.emplace(__FILE__, __LINE__,
+                          cut_push(plan, *relayed, pushed, working, point).last_statement_line());
+        break;
     }
     relayed.reset();  // the storage whose connection was cut is closed (a restart)
     if (HasFailure()) return;

@@ -24,10 +24,5 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::ios::sync_with_stdio(false);
-  // cin is tied to cout: every read would flush cout from the reading thread,
-  // racing the answering threads' writes (they hold the connection's lock).
-  std::cin.tie(nullptr);
-  ssp::driver::Connection connection(std::cin, std::cout);
-  return ssp::driver::serve(connection, ssp::driver::all_methods(switches));
+  return ssp::driver::serve_standard_streams(ssp::driver::all_methods(switches));
 }

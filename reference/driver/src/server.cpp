@@ -95,4 +95,13 @@ int serve(Connection& connection, const MethodTable& methods) {
   return 0;
 }
 
+int serve_standard_streams(const MethodTable& methods) {
+  std::ios::sync_with_stdio(false);
+  // cin is tied to cout: every read would flush cout from the reading thread,
+  // racing the answering threads' writes (they hold the connection's lock).
+  std::cin.tie(nullptr);
+  Connection connection(std::cin, std::cout);
+  return serve(connection, methods);
+}
+
 }  // namespace ssp::driver

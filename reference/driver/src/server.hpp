@@ -28,4 +28,7 @@ MethodTable all_methods(const DriverSwitches& switches = {});
 // one method replaced.
 int serve(Connection& connection, const MethodTable& methods = all_methods());
 
+// serve() over standard input and output, as every driver program runs.
+int serve_standard_streams(const MethodTable& methods);
+
 }  // namespace ssp::driver

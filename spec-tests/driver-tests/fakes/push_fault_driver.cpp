@@ -293,8 +293,5 @@ int main(int argc, char** argv) {
                  "replays-from-memory | close-fails\n";
     return 2;
   }
-  std::ios::sync_with_stdio(false);
-  std::cin.tie(nullptr);
-  Connection connection(std::cin, std::cout);
-  return serve(connection, methods);
+  return serve_standard_streams(methods);
 }

@@ -122,8 +122,11 @@ class FaultPlanParser {
     const bool push = words.size() == 3 && words[1] == "push.run" &&
                       (words[2] == "applied" || words[2] == "rejected");
     const bool put = words.size() == 3 && words[1] == "segments.put" && words[2] == "published";
-    if (!push && !put) {
-      fail("expected \"call push.run applied|rejected\" or \"call segments.put published\"");
+    const bool startup =
+        words.size() == 3 && words[1] == "storage.ensure" && words[2] == "migrated";
+    if (!push && !put && !startup) {
+      fail("expected \"call push.run applied|rejected\", \"call segments.put published\" or "
+           "\"call storage.ensure migrated\"");
     }
     plan_.call = words[1];
     plan_.clean_answer = words[2];
@@ -164,6 +167,12 @@ std::string_view fault_check_name(FaultCheck check) {
     case FaultCheck::replays: return "replays";
   }
   return "unknown";
+}
+
+std::string fault_checks_text(const std::vector<FaultCheck>& checks) {
+  std::vector<std::string> names;
+  for (const FaultCheck check : checks) names.emplace_back(fault_check_name(check));
+  return join_words(names);
 }
 
 FaultPlan parse_fault_plan(std::string_view text, const std::string& file) {

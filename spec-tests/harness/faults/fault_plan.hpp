@@ -11,8 +11,9 @@
 //   section      §6.4 §2.3                SSP2 sections it checks
 //   title        A push killed at any callback …
 //   call         push.run applied         the call: push.run, whose clean answer is
-//                                         applied or rejected, or segments.put
-//                                         published
+//                                         applied or rejected; segments.put
+//                                         published; storage.ensure migrated (a
+//                                         startup that migrates)
 //   fault        kill                     kill: the process dies at the point;
 //                                         lose-answer: the call answers, the answer
 //                                         is dropped and the process killed;
@@ -24,7 +25,9 @@
 //                                         NAME#N, NAME#* (every call), NAME#last,
 //                                         hook:NAME, hook:* (any PREFIX:*); a
 //                                         put's are hasher#N and put-hook:NAME
-//                                         (segment_put_points.hpp); a cut's are
+//                                         (segment_put_points.hpp); a startup's
+//                                         ensure-hook:NAME (startup_points.hpp);
+//                                         a cut's are
 //                                         round-trip#N/before-request and
 //                                         round-trip#N/after-answer; lose-answer's
 //                                         one point is `answer`
@@ -59,6 +62,8 @@ enum class FaultCheck {
 };
 // The plan file's word for `check`, e.g. "whole-or-none".
 std::string_view fault_check_name(FaultCheck check);
+// The words of `checks` in their order, as a plan's `check` line writes them.
+std::string fault_checks_text(const std::vector<FaultCheck>& checks);
 
 struct FaultPlan {
   std::string file;  // the file name, without directory
@@ -67,8 +72,8 @@ struct FaultPlan {
   std::string requirement;
   std::vector<std::string> sections;
   std::string title;
-  std::string call;            // "push.run" or "segments.put"
-  std::string clean_answer;    // "applied" or "rejected"; "published" for a put
+  std::string call;            // "push.run", "segments.put" or "storage.ensure"
+  std::string clean_answer;    // "applied" or "rejected"; a put's "published"; "migrated"
   FaultKind fault = FaultKind::kill;
   std::vector<std::string> points;  // patterns
   std::vector<std::string> subset;  // patterns

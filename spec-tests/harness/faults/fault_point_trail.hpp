@@ -1,10 +1,12 @@
 // The trail of points one faulted call passes (push_callback_points.hpp,
-// segment_put_points.hpp): each callback's call is named, recorded, and
-// killed when it is the point asked for. Shared by the copies of the options
-// it instruments, so that the test reads what the candidate did.
+// segment_put_points.hpp, startup_points.hpp): each callback's call is
+// named, recorded, and killed when it is the point asked for. Shared by the
+// copies of the options it instruments, so that the test reads what the
+// candidate did.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +30,25 @@ class FaultPointTrail {
   std::vector<std::string> reached_;
   std::map<std::string, int> counts_;  // calls per callback, for the ordinal
   std::optional<std::string> kill_at_;
+};
+
+// What the point sets of one kind of call share: a trail of their own, the
+// point to kill at, the points reached. A derived set's instrument() puts its
+// callbacks on the trail.
+class FaultPointSet {
+ public:
+  // The point at which the next instrumented call is killed; nothing: none.
+  void kill_at(std::optional<std::string> point) { trail_->kill_at(std::move(point)); }
+
+  // Every point passed since construction, in order.
+  const std::vector<std::string>& reached() const { return trail_->reached(); }
+
+ protected:
+  // For the callbacks an instrument() installs, which outlive no test.
+  const std::shared_ptr<FaultPointTrail>& trail() const { return trail_; }
+
+ private:
+  std::shared_ptr<FaultPointTrail> trail_ = std::make_shared<FaultPointTrail>();
 };
 
 }  // namespace ssp::harness

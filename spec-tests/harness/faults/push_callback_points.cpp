@@ -4,12 +4,10 @@
 
 namespace ssp::harness {
 
-PushCallbackPoints::PushCallbackPoints() : trail_(std::make_shared<FaultPointTrail>()) {}
-
 push::PushOptions PushCallbackPoints::instrument(
     push::PushOptions options, const std::vector<std::string>& tables,
     const std::optional<CapabilityGrant>& push_hooks) const {
-  const std::shared_ptr<FaultPointTrail> trail = trail_;
+  const std::shared_ptr<FaultPointTrail> trail = this->trail();
   for (const std::string& table : tables) {
     push::RowValidator own = options.row_validators[table];
     options.row_validators[table] = [trail, own](const push::RowValidation& op) {
@@ -33,12 +31,6 @@ push::PushOptions PushCallbackPoints::instrument(
   }
   return options;
 }
-
-void PushCallbackPoints::kill_at(std::optional<std::string> point) {
-  trail_->kill_at(std::move(point));
-}
-
-const std::vector<std::string>& PushCallbackPoints::reached() const { return trail_->reached(); }
 
 bool precedes_the_commit(const std::string& point) { return point.rfind("notify#", 0) != 0; }
 

@@ -20,10 +20,8 @@
 
 namespace ssp::harness {
 
-class PushCallbackPoints {
+class PushCallbackPoints final : public FaultPointSet {
  public:
-  PushCallbackPoints();
-
   // `options` with every callback passing through this object first: a row
   // validator on each of `tables` (the one `options` has for the table still
   // decides, else it accepts), the commit validator (likewise), a notifier,
@@ -33,15 +31,6 @@ class PushCallbackPoints {
   // object's trail.
   push::PushOptions instrument(push::PushOptions options, const std::vector<std::string>& tables,
                                const std::optional<CapabilityGrant>& push_hooks) const;
-
-  // The point at which the next instrumented push is killed; nothing: none.
-  void kill_at(std::optional<std::string> point);
-
-  // Every point passed since construction, in order.
-  const std::vector<std::string>& reached() const;
-
- private:
-  std::shared_ptr<FaultPointTrail> trail_;
 };
 
 // Whether a candidate has, by the time it reaches `point`, not yet committed

@@ -6,12 +6,10 @@
 
 namespace ssp::harness {
 
-SegmentPutPoints::SegmentPutPoints() : trail_(std::make_shared<FaultPointTrail>()) {}
-
 SegmentStoreOptions SegmentPutPoints::instrument(SegmentStoreOptions options,
                                                  const std::optional<CapabilityGrant>& hasher,
                                                  const std::optional<CapabilityGrant>& hooks) const {
-  const std::shared_ptr<FaultPointTrail> trail = trail_;
+  const std::shared_ptr<FaultPointTrail> trail = this->trail();
   if (hasher) {
     inject_hasher(*hasher, options, [trail](std::span<const std::uint8_t> bytes) {
       trail->pass("hasher", true);
@@ -25,11 +23,5 @@ SegmentStoreOptions SegmentPutPoints::instrument(SegmentStoreOptions options,
   }
   return options;
 }
-
-void SegmentPutPoints::kill_at(std::optional<std::string> point) {
-  trail_->kill_at(std::move(point));
-}
-
-const std::vector<std::string>& SegmentPutPoints::reached() const { return trail_->reached(); }
 
 }  // namespace ssp::harness

@@ -18,10 +18,8 @@
 
 namespace ssp::harness {
 
-class SegmentPutPoints {
+class SegmentPutPoints final : public FaultPointSet {
  public:
-  SegmentPutPoints();
-
   // `options` with the hasher (sha256_content_address behind the trail) and the
   // put hook passing through this object first, each given its grant;
   // without a grant that part stays as it is. The returned options share
@@ -29,15 +27,6 @@ class SegmentPutPoints {
   SegmentStoreOptions instrument(SegmentStoreOptions options,
                                  const std::optional<CapabilityGrant>& hasher,
                                  const std::optional<CapabilityGrant>& hooks) const;
-
-  // The point at which the next instrumented put is killed; nothing: none.
-  void kill_at(std::optional<std::string> point);
-
-  // Every point passed since construction, in order.
-  const std::vector<std::string>& reached() const;
-
- private:
-  std::shared_ptr<FaultPointTrail> trail_;
 };
 
 }  // namespace ssp::harness

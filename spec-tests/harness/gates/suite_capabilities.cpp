@@ -41,6 +41,7 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
       {"PushConcurrency", {server_storage, rows, schema, push, transactions, push_hooks, commands}},
       {"PushCrash", {server_storage, rows, schema, push, push_hooks}},
       {"PushFaults", {server_storage, rows, schema, push, push_hooks, process_kill}},
+      {"StartupFaults", {server_storage, rows, schema, hooks, process_kill}},
       {"PushFailClosed", {server_storage, rows, schema, push, transactions, push_hooks}},
       {"PushInput", {server_storage, rows, schema, push, push_hooks}},
       {"PushLog", {server_storage, rows, schema, push, push_hooks}},

@@ -1,0 +1,34 @@
+// The points of a cut (a fault plan's `cut`, docs/faults.md): the k-th round
+// trip of a call through the relay (postgres_round_trip_counter.hpp), cut
+// before its request, "round-trip#<k>/before-request", or after its answer,
+// "round-trip#<k>/after-answer". A clean call through the relay counts them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/backends/postgres_round_trip_counter.hpp"
+
+namespace ssp::harness {
+
+// Both points of each of `round_trips` round trips, in order.
+std::vector<std::string> round_trip_cut_points(std::int64_t round_trips);
+
+// What a call did that was cut at a point.
+struct CutCall {
+  std::optional<PostgresRoundTripCounter::Cut> cut;  // nothing: it ended before the point
+  std::optional<std::string> failure;                // its error; nothing: it answered
+  // "the last statement the cut connection sent: …", for a failure's trace.
+  std::string last_statement_line() const;
+};
+
+// Arms `relay` to cut at `point` (one of round_trip_cut_points'), then runs
+// `call`: what it throws is its failure, except a DriverError (the driver
+// crashed or broke the protocol: the candidate errs), which propagates.
+CutCall cut_during(PostgresRoundTripCounter& relay, const std::string& point,
+                   const std::function<void()>& call);
+
+}  // namespace ssp::harness
