@@ -34,6 +34,8 @@ constexpr FaultFake kFaultFakes[] = {
     {kFakePushDriver, "commits-the-rows-before-the-result", kKilledAtACallback, false},
     {kFakePushDriver, "replays-from-memory",
      "PushFaults.FAULT_3_AnAnswerLostAfterTheCommitIsReplayedByANewProcess", false},
+    {kFakePushDriver, "replays-from-memory",
+     "PushFaults.FAULT_11_ACommandWhoseAnswerIsLostIsReplayedWithoutRunningAgain", false},
     // The COMMIT's answer cut: the rows are durable, the result is not.
     {kFakePushDriver, "stores-the-result-after-commit", kCutAtARoundTrip, true},
     {kFakePushDriver, "commits-the-rows-before-the-result", kCutAtARoundTrip, true},

@@ -11,6 +11,11 @@
 // harness relays the candidate's connection and cuts it at a round trip,
 // before the request or after the answer (which the candidate then never
 // hears). The plans (plans/*.plan) name the points and the checks.
+//
+// A registered remote command (REMOTE §3) is faulted the same way: it commits
+// through the push pipeline under a push idempotency key of its own, and a
+// retry of an applied command answers `cached` without running it again. Its
+// round increments a counter row, so a command that ran twice shows.
 #include <gmock/gmock.h>
 
 #include <algorithm>
@@ -87,6 +92,43 @@ class PushFaults : public PushRoundTest {
 
  private:
   bool rejected(const FaultPlan& plan) const { return plan.clean_answer == "rejected"; }
+  static bool command(const FaultPlan& plan) { return plan.call == "command.run"; }
+
+  // Round `round`'s call through `target`: the push round_commit(round), or
+  // for a command plan the round's command.
+  push::PushAnswer send(const FaultPlan& plan, int round, storage::ServerStorage& target,
+                        const push::PushOptions& working) {
+    if (command(plan)) return run_round_command(round, target, working);
+    return candidate().push().push(target, schema(), actor(), round_commit(round, rejected(plan)),
+                                   working);
+  }
+
+  // `working` with the plan's callback points on `points`: a command's are
+  // its hook points alone.
+  push::PushOptions instrumented(const FaultPlan& plan, const PushCallbackPoints& points,
+                                 const push::PushOptions& working) const {
+    if (command(plan)) return points.instrument_hooks(working, hooks_);
+    return points.instrument(working, kFaultTables, hooks_);
+  }
+
+  // The key round `round`'s result is stored under, and how many changes its
+  // commit has.
+  std::pair<std::string, std::string> result_key(const FaultPlan& plan, int round) {
+    if (command(plan)) return round_command_key(round);
+    return {"client-1", round_commit(round, rejected(plan)).client_commit_id};
+  }
+  std::size_t changes_of(const FaultPlan& plan, int round) {
+    return command(plan) ? 1 : round_commit(round, rejected(plan)).operations.size();
+  }
+
+  void expect_applied(const FaultPlan& plan, int round) {
+    if (command(plan)) return expect_round_command_applied(round);
+    expect_round_applied(round);
+  }
+  void expect_not_applied(const FaultPlan& plan, int round) {
+    if (command(plan)) return expect_round_command_not_applied(round);
+    expect_round_not_applied(round);
+  }
 
   PushAnswerStatus clean_status(const FaultPlan& plan) const {
     return rejected(plan) ? PushAnswerStatus::rejected : PushAnswerStatus::applied;
@@ -113,21 +155,19 @@ class PushFaults : public PushRoundTest {
     return relayed;
   }
 
-  // The points a clean push of round 0 passes; it must answer as the plan says.
+  // The points a clean call of round 0 passes; it must answer as the plan says.
   std::vector<std::string> clean_run(const FaultPlan& plan) {
-    const push::PushCommit pushed = round_commit(0, rejected(plan));
     if (plan.fault == FaultKind::lose_answer) return {"answer"};
     if (plan.fault == FaultKind::cut) {
       const auto relayed = open_relayed();
       const std::int64_t before = relay_->round_trips();
-      const auto answer = candidate().push().push(*relayed, schema(), actor(), pushed,
-                                                  round_options(rejected(plan)));
+      const auto answer = send(plan, 0, *relayed, round_options(rejected(plan)));
       EXPECT_EQ(answer.status, clean_status(plan)) << "the clean run of " << plan.file;
       return round_trip_cut_points(relay_->round_trips() - before);
     }
     PushCallbackPoints points;
     const auto answer =
-        push(pushed, points.instrument(round_options(rejected(plan)), kFaultTables, hooks_));
+        send(plan, 0, storage(), instrumented(plan, points, round_options(rejected(plan))));
     EXPECT_EQ(answer.status, clean_status(plan)) << "the clean run of " << plan.file;
     return points.reached();
   }
@@ -140,15 +180,15 @@ class PushFaults : public PushRoundTest {
     reopen().ensure_schema(schema());
   }
 
-  // Kills the push at callback `point`.
-  void kill_push(const push::PushCommit& pushed, const push::PushOptions& working,
+  // Kills round `round`'s call at callback `point`.
+  void kill_push(const FaultPlan& plan, int round, const push::PushOptions& working,
                  const std::string& point) {
     PushCallbackPoints points;
     points.kill_at(point);
     try {
-      const auto answer = push(pushed, points.instrument(working, kFaultTables, hooks_));
-      ADD_FAILURE() << "the push never reached " << point
-                    << ", which a clean push of the same shape passed; it answered "
+      const auto answer = send(plan, round, storage(), instrumented(plan, points, working));
+      ADD_FAILURE() << "the call never reached " << point
+                    << ", which a clean call of the same shape passed; it answered "
                     << ::testing::PrintToString(answer);
     } catch (const CandidateKilled&) {
     }
@@ -158,13 +198,11 @@ class PushFaults : public PushRoundTest {
   // push must answer as a clean one did, or fail with an error
   // (fails-cleanly); a DriverError (the driver crashed or broke the
   // protocol) ends the test. Returns the cut, for the trace of what follows.
-  CutCall cut_push(const FaultPlan& plan, storage::ServerStorage& relayed,
-                   const push::PushCommit& pushed, const push::PushOptions& working,
-                   const std::string& point) {
+  CutCall cut_push(const FaultPlan& plan, int round, storage::ServerStorage& relayed,
+                   const push::PushOptions& working, const std::string& point) {
     std::optional<push::PushAnswer> answer;
-    const CutCall cut = cut_during(*relay_, point, [&] {
-      answer = candidate().push().push(relayed, schema(), actor(), pushed, working);
-    });
+    const CutCall cut =
+        cut_during(*relay_, point, [&] { answer = send(plan, round, relayed, working); });
     if (!cut.cut) {
       ADD_FAILURE() << "the push made fewer round trips than its clean run; it "
                     << (answer ? "answered " + ::testing::PrintToString(*answer)
@@ -187,7 +225,6 @@ class PushFaults : public PushRoundTest {
                                                   "its connection cut at "};
     SCOPED_TRACE(plan.file + ": round " + std::to_string(round) + ", " +
                  kFaultWords[static_cast<int>(plan.fault)] + point);
-    const push::PushCommit pushed = round_commit(round, rejected(plan));
     const push::PushOptions working = round_options(rejected(plan));
     // Opened (and warmed) before the dump the fault is judged against.
     auto relayed = plan.fault == FaultKind::cut ? open_relayed() : nullptr;
@@ -198,14 +235,14 @@ class PushFaults : public PushRoundTest {
     std::optional<push::PushAnswer> heard;
     std::optional<::testing::ScopedTrace> cut_trace;  // a cut's last statement, for what follows
     switch (plan.fault) {
-      case FaultKind::kill: kill_push(pushed, working, point); break;
+      case FaultKind::kill: kill_push(plan, round, working, point); break;
       case FaultKind::lose_answer:
-        heard = push(pushed, working);
+        heard = send(plan, round, storage(), working);
         ASSERT_EQ(heard->status, clean_status(plan)) << "the push whose answer is then lost";
         break;
       case FaultKind::cut:
         cut_trace.emplace(__FILE__, __LINE__,
-                          cut_push(plan, *relayed, pushed, working, point).last_statement_line());
+                          cut_push(plan, round, *relayed, working, point).last_statement_line());
         break;
     }
     relayed.reset();  // the storage whose connection was cut is closed (a restart)
@@ -220,7 +257,7 @@ class PushFaults : public PushRoundTest {
                          const std::optional<push::PushAnswer>& heard, const std::string& before,
                          std::size_t commits_before, FaultPointOutcome& outcome) {
     const std::string& point = outcome.point;
-    const push::PushCommit pushed = round_commit(round, rejected(plan));
+    const auto [client_id, client_commit_id] = result_key(plan, round);
     const std::string after = dump();
     const bool touched = after != before;
     outcome.committed = touched;
@@ -233,7 +270,7 @@ class PushFaults : public PushRoundTest {
       EXPECT_TRUE(touched) << "the push answered " << ::testing::PrintToString(*heard)
                            << ", but the database holds nothing of it";
     }
-    const auto stored = storage().get_push_result("acme", "client-1", pushed.client_commit_id);
+    const auto stored = storage().get_push_result("acme", client_id, client_commit_id);
     const auto log = commits();
     if (touched) {
       ASSERT_TRUE(stored.has_value())
@@ -242,30 +279,30 @@ class PushFaults : public PushRoundTest {
           << dump_difference(before, after);
       if (rejected(plan)) {
         EXPECT_EQ(log.size(), commits_before) << "a rejection left a commit";
-        expect_round_not_applied(round);
+        expect_not_applied(plan, round);
       } else {
         ASSERT_EQ(log.size(), commits_before + 1)
             << "the database changed, but not by one commit:\n" << dump_difference(before, after);
-        EXPECT_EQ(log.back().entry.client_commit_id, pushed.client_commit_id);
-        EXPECT_EQ(log.back().entry.changes.size(), pushed.operations.size());
+        EXPECT_EQ(log.back().entry.client_commit_id, client_commit_id);
+        EXPECT_EQ(log.back().entry.changes.size(), changes_of(plan, round));
         EXPECT_EQ(stored->commit_seq, std::optional<std::int64_t>(log.back().commit_seq))
             << "the stored result names another seq than the commit";
-        expect_round_applied(round);
+        expect_applied(plan, round);
       }
     } else {
       EXPECT_FALSE(stored.has_value()) << "nothing changed, yet a result is stored";
     }
     if (HasFailure()) return;
 
-    // The client sends the same push again.
-    const auto retry = push(pushed, round_options(rejected(plan)));
+    // The client sends the same call again.
+    const auto retry = send(plan, round, storage(), round_options(rejected(plan)));
     outcome.retry = ::testing::PrintToString(retry.status);
     if (!touched) {
       EXPECT_EQ(retry.status, clean_status(plan)) << "the push, sent again after nothing of it "
                                                      "was stored";
       EXPECT_EQ(commits().size(), commits_before + (rejected(plan) ? 0 : 1));
-      if (!rejected(plan)) expect_round_applied(round);
-      EXPECT_TRUE(storage().get_push_result("acme", "client-1", pushed.client_commit_id))
+      if (!rejected(plan)) expect_applied(plan, round);
+      EXPECT_TRUE(storage().get_push_result("acme", client_id, client_commit_id))
           << "the retry's result was not stored";
       return;
     }
@@ -284,6 +321,7 @@ class PushFaults : public PushRoundTest {
       EXPECT_EQ(retry.results, heard->results);
     }
     EXPECT_EQ(commits().size(), log.size()) << "the retry of a committed push committed again";
+    if (!rejected(plan)) expect_applied(plan, round);
   }
 
   std::optional<CapabilityGrant> hooks_;
@@ -336,6 +374,25 @@ TEST_P(PushFaults, FAULT_5_AnAppliedPushWhoseConnectionIsCutCommitsWholeOrNotAnd
 TEST_P(PushFaults, FAULT_6_ARejectionWhoseConnectionIsCutLeavesNoTraceOrIsStoredOnce) {
   record_spec("§6.4", "FAULT-6");
   play("CutRejectedPush");
+}
+
+TEST_P(PushFaults, FAULT_10_ACommandKilledAtAnyHookPointCommitsWholeOrNotAndThenOnce) {
+  record_spec("§6.4", "FAULT-10");
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::commands);
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::process_kill);
+  play("KillCommand");
+}
+
+TEST_P(PushFaults, FAULT_11_ACommandWhoseAnswerIsLostIsReplayedWithoutRunningAgain) {
+  record_spec("§2.3", "FAULT-11");
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::commands);
+  play("LoseCommandAnswer");
+}
+
+TEST_P(PushFaults, FAULT_12_ACommandWhoseConnectionIsCutCommitsWholeOrNotAndThenOnce) {
+  record_spec("§6.4", "FAULT-12");
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::commands);
+  play("CutCommand");
 }
 
 }  // namespace

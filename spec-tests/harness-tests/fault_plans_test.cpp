@@ -37,7 +37,8 @@ TEST(FaultPlanFormat, HARNESS_56_AMalformedPlanIsRefusedNamingItsLine) {
               StartsWith("bad.plan:7: a second \"fault\" line"));
   EXPECT_THAT(plan_error_of("plan P\ncall push.run maybe\n"),
               StartsWith("bad.plan:2: expected \"call push.run applied|rejected\", \"call "
-                         "segments.put published\" or \"call storage.ensure migrated\""));
+                         "command.run applied\", \"call segments.put published\" or \"call "
+                         "storage.ensure migrated\""));
   EXPECT_THAT(plan_error_of(kPlanHead + "points validate_row#*\nsubset notify#1\ncheck replays\n"),
               StartsWith("bad.plan:0: subset pattern \"notify#1\" is not among the plan's points"));
   EXPECT_THAT(plan_error_of(kPlanHead + "check replays\n"), StartsWith("bad.plan:0: no \"points\" line"));

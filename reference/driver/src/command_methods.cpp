@@ -9,10 +9,8 @@
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {
-namespace {
 
-Json command_run(const Fields& params) {
-  const auto storage = server_storage_of(params);
+Json run_command_request(const Fields& params, storage::ServerStorage& storage) {
   const storage::CompiledSchema schema = compiled_schema_of(params);
   const push::PushActor actor =
       wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
@@ -27,7 +25,13 @@ Json command_run(const Fields& params) {
         params.boolean("authorized"));
   }
   return wire::push_answer_to_json(push::run_remote_command(
-      *storage, schema, actor, registry, request, carried_push_options(params)));
+      storage, schema, actor, registry, request, carried_push_options(params)));
+}
+
+namespace {
+
+Json command_run(const Fields& params) {
+  return run_command_request(params, *server_storage_of(params));
 }
 
 }  // namespace

@@ -107,6 +107,9 @@ Json run_push_request(const Fields& params, const push::PushOptions& options);
 // run the push through a decorator of the real one.
 Json run_push_request(const Fields& params, const push::PushOptions& options,
                       storage::ServerStorage& storage);
+// Runs the command.run request `params` over `storage` (the storage of
+// params, or a fake driver's decorator of it) and returns its PUSH_RESULT.
+Json run_command_request(const Fields& params, storage::ServerStorage& storage);
 // Called by storage.close: forgets the storage's transactions, rolling back
 // the unfinished ones (transaction_methods.cpp).
 void close_transactions_of(std::int64_t storage_handle);

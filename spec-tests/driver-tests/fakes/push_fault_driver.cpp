@@ -28,7 +28,8 @@
 //    (hook point before_commit) leaves rows without their result (FAULT-1);
 //  - replays-from-memory: the pipeline finds only the stored results this
 //    process wrote, as an implementation that replays from a cache in memory:
-//    a retry that reaches a new process applies the push again (FAULT-3).
+//    a retry that reaches a new process applies the push again (FAULT-3),
+//    and runs a remote command again (FAULT-11).
 // And one fault of the process's life (HARNESS-48):
 //  - close-fails: segments.close closes the store, then answers an error, so
 //    the harness must not hand the process to another store.
@@ -252,6 +253,12 @@ Json replays_from_memory(const Fields& params) {
   return run_push_request(params, push_options_of(params), storage);
 }
 
+Json command_replays_from_memory(const Fields& params) {
+  const auto real = server_storage_of(params);
+  StorageReplayingFromMemory storage(*real);
+  return run_command_request(params, storage);
+}
+
 Method close_fails(Method real) {
   return [real](const Fields& params) -> Json {
     real(params);
@@ -284,6 +291,7 @@ int main(int argc, char** argv) {
     methods["push.run"] = commits_the_rows_before_the_result;
   } else if (fault == "replays-from-memory") {
     methods["push.run"] = replays_from_memory;
+    methods["command.run"] = command_replays_from_memory;
   } else if (fault == "close-fails") {
     methods["segments.close"] = close_fails(methods["segments.close"]);
   } else {

@@ -121,12 +121,13 @@ class FaultPlanParser {
   void call(const std::vector<std::string>& words) {
     const bool push = words.size() == 3 && words[1] == "push.run" &&
                       (words[2] == "applied" || words[2] == "rejected");
+    const bool command = words.size() == 3 && words[1] == "command.run" && words[2] == "applied";
     const bool put = words.size() == 3 && words[1] == "segments.put" && words[2] == "published";
     const bool startup =
         words.size() == 3 && words[1] == "storage.ensure" && words[2] == "migrated";
-    if (!push && !put && !startup) {
-      fail("expected \"call push.run applied|rejected\", \"call segments.put published\" or "
-           "\"call storage.ensure migrated\"");
+    if (!push && !command && !put && !startup) {
+      fail("expected \"call push.run applied|rejected\", \"call command.run applied\", "
+           "\"call segments.put published\" or \"call storage.ensure migrated\"");
     }
     plan_.call = words[1];
     plan_.clean_answer = words[2];

@@ -11,9 +11,10 @@
 //   section      §6.4 §2.3                SSP2 sections it checks
 //   title        A push killed at any callback …
 //   call         push.run applied         the call: push.run, whose clean answer is
-//                                         applied or rejected; segments.put
-//                                         published; storage.ensure migrated (a
-//                                         startup that migrates)
+//                                         applied or rejected; command.run applied
+//                                         (a registered remote command);
+//                                         segments.put published; storage.ensure
+//                                         migrated (a startup that migrates)
 //   fault        kill                     kill: the process dies at the point;
 //                                         lose-answer: the call answers, the answer
 //                                         is dropped and the process killed;
@@ -72,7 +73,7 @@ struct FaultPlan {
   std::string requirement;
   std::vector<std::string> sections;
   std::string title;
-  std::string call;            // "push.run", "segments.put" or "storage.ensure"
+  std::string call;            // "push.run", "command.run", "segments.put" or "storage.ensure"
   std::string clean_answer;    // "applied" or "rejected"; a put's "published"; "migrated"
   FaultKind fault = FaultKind::kill;
   std::vector<std::string> points;  // patterns

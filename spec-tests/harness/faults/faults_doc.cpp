@@ -21,19 +21,23 @@ saw. The requirements they test are [requirements/faults.md](requirements/faults
 
 ## How a fault is played
 
-A plan names a call (`push.run`, answering `applied` or `rejected` when nothing goes wrong, or
-`segments.put`, or `storage.ensure`, a startup that migrates), a fault, the points it is tried at, and the checks made after it. The test first runs the push
-once cleanly and lists the points it passed; every chosen point then faults a push of its own
-(round *r*: `round-<r>` of `client-1`, inserting tasks `new-r` and docs `d-r`, updating tasks
-`old-r`, deleting members `m-r`, and for a rejection a tasks row `refused-r` that the row
-validator refuses). A segment put publishes bytes already published twice (`digest-a`,
+A plan names a call (`push.run`, answering `applied` or `rejected` when nothing goes wrong,
+`command.run`, a registered remote command, or `segments.put`, or `storage.ensure`, a startup
+that migrates), a fault, the points it is tried at, and the checks made after it. The test first
+runs the push once cleanly and lists the points it passed; every chosen point then faults a push
+of its own (round *r*: `round-<r>` of `client-1`, inserting tasks `new-r` and docs `d-r`,
+updating tasks `old-r`, deleting members `m-r`, and for a rejection a tasks row `refused-r` that
+the row validator refuses). A command's round is request `round-<r>` of operation `inc` from
+caller `app`, the declared `increment` of tasks `counter-r`: applied once, the row's title is
+`1`, and a command that ran again on a retry leaves `2`. It carries no validator or notifier of
+the harness, so only its hook points are killed. A segment put publishes bytes already published twice (`digest-a`,
 `digest-clean`) under a scope digest of its own (`digest-r`). A startup migrates a database of its own from
 the example schema at version 3, with two tasks rows, to version 4 (a nullable column appended,
 an index changed, the rows re-encoded). A pattern no point matches (hook points, on a candidate that declares none)
 is reported as unreached; a plan none of whose points a candidate passes is skipped.
 
 - **kill**: at a callback the candidate makes and waits on (`validate_row#k`,
-  `validate_commit#k`, `hook:<point>`, `notify#k`; for a put `hasher#k` and `put-hook:<point>`;
+  `validate_commit#k`, `hook:<point>`, `notify#k`; for a command `hook:<point>`; for a put `hasher#k` and `put-hook:<point>`;
   for a startup `ensure-hook:<point>`),
   the harness does not answer: it kills the
   driver's process group (SIGKILL) and waits until the process is gone. Whatever the process held,
@@ -93,7 +97,8 @@ killed, and its cuts are the code the driver's sweep cuts.
 push with one fault that only these tests find (HARNESS-55): `stores-the-result-after-commit`
 fails FAULT-1 (killed at `notify#1`) and, on PostgreSQL, FAULT-5 (the COMMIT's answer cut);
 `commits-the-rows-before-the-result` fails FAULT-1 (killed at `hook:before_commit`) and FAULT-5;
-`replays-from-memory` fails FAULT-3. `ssp-fake-segment-driver commits-the-scope-before-the-put`
+`replays-from-memory` fails FAULT-3 and, for a remote command, FAULT-11 (the retry runs the
+command again). `ssp-fake-segment-driver commits-the-scope-before-the-put`
 (spec-tests/driver-tests/fakes/segment_fault_driver.cpp) commits the scope row of a put's
 publication through the raw client library in a transaction of its own, then runs the
 reference's put: it fails FAULT-7 on SQLite and PostgreSQL (killed at `hasher#1`, the scope row

@@ -24,8 +24,13 @@ push::PushOptions PushCallbackPoints::instrument(
     trail->pass("notify", true);
     if (own) own(notification);
   };
+  return instrument_hooks(std::move(options), push_hooks);
+}
+
+push::PushOptions PushCallbackPoints::instrument_hooks(
+    push::PushOptions options, const std::optional<CapabilityGrant>& push_hooks) const {
   if (push_hooks) {
-    install_push_hook(*push_hooks, options, [trail](push::PushHookPoint point) {
+    install_push_hook(*push_hooks, options, [trail = this->trail()](push::PushHookPoint point) {
       trail->pass("hook:" + std::string(push::push_hook_point_name(point)), false);
     });
   }

@@ -31,6 +31,12 @@ class PushCallbackPoints final : public FaultPointSet {
   // object's trail.
   push::PushOptions instrument(push::PushOptions options, const std::vector<std::string>& tables,
                                const std::optional<CapabilityGrant>& push_hooks) const;
+
+  // `options` with only the hook passing through this object, given the
+  // grant (else unchanged): a remote command's points, since a command
+  // carries no validator or notifier of the harness (command_area.hpp).
+  push::PushOptions instrument_hooks(push::PushOptions options,
+                                     const std::optional<CapabilityGrant>& push_hooks) const;
 };
 
 // Whether a candidate has, by the time it reaches `point`, not yet committed

@@ -40,7 +40,7 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
       {"PushAtomicity", {server_storage, rows, schema, push}},
       {"PushConcurrency", {server_storage, rows, schema, push, transactions, push_hooks, commands}},
       {"PushCrash", {server_storage, rows, schema, push, push_hooks}},
-      {"PushFaults", {server_storage, rows, schema, push, push_hooks, process_kill}},
+      {"PushFaults", {server_storage, rows, schema, push, push_hooks, commands, process_kill}},
       {"StartupFaults", {server_storage, rows, schema, hooks, process_kill}},
       {"PushFailClosed", {server_storage, rows, schema, push, transactions, push_hooks}},
       {"PushInput", {server_storage, rows, schema, push, push_hooks}},
