@@ -9,10 +9,19 @@
 #include "harness/catalog/spec.hpp"
 #include "harness/catalog/source_citations.hpp"
 #include "harness/catalog/spec_sections.hpp"
+#include "harness/data/data_directory.hpp"
 #include "harness/util/file_text.hpp"
 
 namespace ssp::harness {
 namespace {
+
+// Why a check of the repository's own files (docs, test sources) skips where
+// the suite is installed: only a build tree links its sources.
+constexpr const char* kNoRepository =
+    "an installed suite has no repository: this check of its own files runs in a build tree";
+
+// The catalog the suite reads, from the data directory.
+std::vector<CatalogEntry> the_catalog() { return load_catalog(data_path("requirements").string()); }
 
 // Whether one of `problems` contains `text`.
 bool mentions(const std::vector<std::string>& problems, const std::string& text) {
@@ -22,7 +31,7 @@ bool mentions(const std::vector<std::string>& problems, const std::string& text)
 
 TEST(Catalog, TRACE_1_EveryTestIsCatalogedUnderItsRequirement) {
   record_spec("Catalog", "TRACE-1");
-  const auto catalog = load_catalog(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  const auto catalog = the_catalog();
   ASSERT_FALSE(catalog.empty());
   for (const auto& problem : catalog_problems(catalog, registered_tests())) {
     ADD_FAILURE() << problem;
@@ -69,8 +78,10 @@ TEST(Catalog, TRACE_3_ARowWithoutAnExistingTestIsReported) {
 
 TEST(Catalog, TRACE_8_EveryRowHasALevelAndAReferenceRowNamesItsDecision) {
   record_spec("Catalog", "TRACE-8");
-  const std::string decisions = read_text_file(std::string(SSP_SOURCE_DIR) + "/docs/decisions.md");
-  const auto catalog = load_catalog(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  const auto repository = repository_directory();
+  if (!repository) GTEST_SKIP() << kNoRepository;
+  const std::string decisions = read_text_file(*repository / "docs/decisions.md");
+  const auto catalog = the_catalog();
   ASSERT_FALSE(catalog.empty());
   for (const auto& problem : level_problems(catalog, decisions)) ADD_FAILURE() << problem;
 
@@ -98,11 +109,13 @@ TEST(Catalog, TRACE_8_EveryRowHasALevelAndAReferenceRowNamesItsDecision) {
 
 TEST(Catalog, TRACE_11_EveryConformanceRowNamesItsSource) {
   record_spec("Catalog", "TRACE-11");
-  const auto index = parse_spec_keyword_index(
-      read_text_file(std::string(SSP_SOURCE_DIR) + "/docs/spec-keywords.md"));
+  const auto repository = repository_directory();
+  if (!repository) GTEST_SKIP() << kNoRepository;
+  const auto index =
+      parse_spec_keyword_index(read_text_file(*repository / "docs/spec-keywords.md"));
   ASSERT_GT(index.occurrences.size(), 100u) << "docs/spec-keywords.md lists no occurrences";
   ASSERT_FALSE(index.diff_hunks.empty()) << "docs/spec-keywords.md lists no diff file";
-  const auto catalog = load_catalog(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  const auto catalog = the_catalog();
   ASSERT_FALSE(catalog.empty());
   for (const auto& problem : source_problems(catalog, index)) ADD_FAILURE() << problem;
 }
@@ -159,14 +172,14 @@ TEST(Catalog, TRACE_11_TheCheckFindsEachKindOfWrongSource) {
                std::runtime_error);
 }
 
-// record_spec calls of every test source of the suites.
-std::vector<RecordedSection> recorded_sections_of_the_tests() {
+// record_spec calls of every test source of the suites in `repository`.
+std::vector<RecordedSection> recorded_sections_of_the_tests(
+    const std::filesystem::path& repository) {
   std::vector<RecordedSection> recorded;
   for (const char* tree : {"spec-tests", "property-tests"}) {
-    const std::filesystem::path root = std::filesystem::path(SSP_SOURCE_DIR) / tree;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(repository / tree)) {
       if (entry.path().extension() != ".cpp") continue;
-      const std::string file = std::filesystem::relative(entry.path(), SSP_SOURCE_DIR).string();
+      const std::string file = std::filesystem::relative(entry.path(), repository).string();
       for (auto& call : recorded_sections(file, read_text_file(entry.path()))) {
         recorded.push_back(std::move(call));
       }
@@ -176,15 +189,16 @@ std::vector<RecordedSection> recorded_sections_of_the_tests() {
 }
 
 std::vector<std::string> committed_section_list() {
-  return listed_section_ids(
-      read_text_file(std::string(SSP_SOURCE_DIR) + "/fixtures/spec-sections.txt"));
+  return listed_section_ids(read_text_file(data_path("fixtures/spec-sections.txt")));
 }
 
 TEST(Catalog, TRACE_10_EverySectionACatalogRowOrATestNamesExistsInSsp2) {
   record_spec("Catalog", "TRACE-10");
-  const auto catalog = load_catalog(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
+  const auto repository = repository_directory();
+  if (!repository) GTEST_SKIP() << kNoRepository;
+  const auto catalog = the_catalog();
   ASSERT_FALSE(catalog.empty());
-  const auto recorded = recorded_sections_of_the_tests();
+  const auto recorded = recorded_sections_of_the_tests(*repository);
   ASSERT_GT(recorded.size(), 100u) << "the record_spec calls were not found";
   for (const auto& problem : section_problems(catalog, recorded, committed_section_list())) {
     ADD_FAILURE() << problem;

@@ -18,6 +18,7 @@
 #include "harness/races/races_doc.hpp"
 #include "harness/races/schedule.hpp"
 #include "harness/races/schedule_runner.hpp"
+#include "harness/data/deferred_registration.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -99,9 +100,10 @@ std::string identifier(std::string text) {
   return text;
 }
 
-// Registers a test per permutation and backend, before main runs. A schedule
-// file that does not parse registers one failing test that says why.
-[[maybe_unused]] const bool registered = [] {
+// Registers a test per permutation and backend, once main() knows where the
+// data is (deferred_registration.hpp). A schedule file that does not parse
+// registers one failing test that says why.
+[[maybe_unused]] const bool registered = defer_registration([] {
   try {
     for (const auto& schedule : schedules()) {
       for (const auto& permutation : schedule.permutations) {
@@ -130,8 +132,7 @@ std::string identifier(std::string text) {
                               return new Unparsed(why);
                             });
   }
-  return true;
-}();
+});
 
 }  // namespace
 }  // namespace ssp::harness

@@ -6,11 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/fixtures/storage_fixtures.hpp"
+#include "harness/data/data_directory.hpp"
 #include "harness/util/require_found.hpp"
-
-#ifndef SSP_SOURCE_DIR
-#error "SSP_SOURCE_DIR must point at the source tree"
-#endif
 
 namespace ssp::harness {
 namespace {
@@ -20,7 +17,8 @@ using storage::SchemaReport;
 using ::testing::Contains;
 using ::testing::Not;
 
-const std::string kFixtures = SSP_SOURCE_DIR "/fixtures/storage";
+// The legacy databases and their rows, in the data directory.
+std::string storage_fixtures() { return data_path("fixtures/storage").string(); }
 
 struct FixtureRow {
   std::string partition;
@@ -31,7 +29,7 @@ struct FixtureRow {
 // The rows the fixture scripts hold, from payloads.json (encoded by the
 // generator, independently of the C++ codec); scopes from the schema.
 std::vector<FixtureRow> fixture_rows() {
-  const auto rows = nlohmann::json::parse(read_text_file(kFixtures + "/payloads.json"));
+  const auto rows = nlohmann::json::parse(read_text_file(storage_fixtures() + "/payloads.json"));
   std::vector<FixtureRow> out;
   for (const auto& row : rows) {
     const std::string hex = row["payload"];
@@ -67,9 +65,9 @@ SSP_SQL_BACKENDS(LegacyUpgrade);
 
 TEST_P(LegacyUpgrade, FX_1_A0_21DatabaseIsServedAtItsVersion) {
   record_spec("§2.4", "FX-1");
-  load_fixture(kFixtures, "v0_21");
+  load_fixture(storage_fixtures(), "v0_21");
   const auto schema =
-      current_candidate().schema().parse(read_text_file(kFixtures + "/example_v3.schema.json"));
+      current_candidate().schema().parse(read_text_file(storage_fixtures() + "/example_v3.schema.json"));
   EXPECT_EQ(marker(), "3|" + kExampleLayoutsJson);
   const SchemaReport report = storage().ensure_schema(compiled(schema));
   EXPECT_EQ(report.action, SchemaReport::Action::verified);
@@ -110,7 +108,7 @@ TEST_P(LegacyUpgrade, C_7_SyncClientsWithoutWireVersionGetsItWithDefaultOne) {
 
 TEST_P(LegacyUpgrade, C_8_A0_20DatabaseIsRefusedAtItsVersionAndUpgradedByABump) {
   record_spec("§2.4", "C-8");
-  load_fixture(kFixtures, "v0_20");
+  load_fixture(storage_fixtures(), "v0_20");
   EXPECT_THAT(database().column_names("tasks"), Not(Contains("_sync_column_versions")));
   const std::string before = dump();
   const std::string log_before = commit_log(database());
@@ -137,7 +135,7 @@ TEST_P(LegacyUpgrade, C_8_A0_20DatabaseIsRefusedAtItsVersionAndUpgradedByABump) 
 
 TEST_P(LegacyUpgrade, FX_2_A0_21DatabaseMigratesAnAppendAndKeepsEveryRow) {
   record_spec("§2.4", "FX-2");
-  load_fixture(kFixtures, "v0_21");
+  load_fixture(storage_fixtures(), "v0_21");
   const std::string log_before = commit_log(database());
   storage::ServerSchema bumped = example_schema();
   bumped.version = 4;

@@ -7,6 +7,21 @@
 
 #include "connection.hpp"
 #include "server.hpp"
+#include "wire/wire_json.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: ssp-reference-driver [--no-hooks] [--no-commands]\n"
+    "Serves the C++ reference of the SSP2 storage layer over the driver protocol\n"
+    "(JSON lines on stdin and stdout, logs on stderr), for ssp-conformance\n"
+    "--candidate 'exec:ssp-reference-driver'.\n"
+    "  --no-hooks     declare no hook points (hooks, pushHooks) in hello\n"
+    "  --no-commands  declare no registered commands (commands) in hello\n"
+    "  --version      print the driver's version and protocol versions\n"
+    "  --help         this text\n";
+
+}  // namespace
 
 int main(int argc, char** argv) {
   ssp::driver::DriverSwitches switches;
@@ -16,11 +31,16 @@ int main(int argc, char** argv) {
       switches.hooks = false;
     } else if (argument == "--no-commands") {
       switches.commands = false;
+    } else if (argument == "--help" || argument == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else if (argument == "--version") {
+      std::cout << "ssp-reference-driver " << SSP_DRIVER_VERSION << "\ndriver protocol: versions "
+                << ssp::wire::kOldestProtocolVersion << " to " << ssp::wire::kProtocolVersion
+                << "\n";
+      return 0;
     } else {
-      std::cerr << "ssp-reference-driver: unknown argument '" << argument
-                << "'\nusage: ssp-reference-driver [--no-hooks] [--no-commands]\n"
-                   "  --no-hooks     declare no hook points (hooks, pushHooks) in hello\n"
-                   "  --no-commands  declare no registered commands (commands) in hello\n";
+      std::cerr << "ssp-reference-driver: unknown argument '" << argument << "'\n" << kUsage;
       return 2;
     }
   }

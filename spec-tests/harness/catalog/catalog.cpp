@@ -108,11 +108,6 @@ std::map<std::string, CatalogTest> catalog_tests(const std::vector<CatalogEntry>
   return tests;
 }
 
-std::vector<CatalogEntry> catalog_if_present(const std::string& directory) {
-  if (!std::filesystem::is_directory(directory)) return {};
-  return load_catalog(directory);
-}
-
 std::vector<std::string> registered_tests() {
   std::vector<std::string> tests;
   const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();

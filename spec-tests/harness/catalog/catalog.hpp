@@ -50,10 +50,6 @@ struct CatalogTest {
 // reports it, and the verdict errs on the strict side.
 std::map<std::string, CatalogTest> catalog_tests(const std::vector<CatalogEntry>& catalog);
 
-// load_catalog(directory), or no rows when the directory does not exist (a
-// binary run outside the tree).
-std::vector<CatalogEntry> catalog_if_present(const std::string& directory);
-
 // "Prefix/Suite", "Test/param" → "Suite.Test": how the catalog names a test,
 // without instantiation prefix and parameter suffix.
 std::string catalog_test_name(const std::string& suite, const std::string& test);

@@ -19,6 +19,7 @@ constexpr VariableFlag kVariableFlags[] = {
     {"--profile", "SSP_PROFILE"},
     {"--expect", "SSP_EXPECTATIONS"},
     {"--claim", "SSP_CLAIMS"},
+    {"--data-dir", "SSP_DATA_DIR"},
 };
 
 std::vector<Backend> backends_listed(const std::string& list) {
@@ -50,6 +51,10 @@ CommandLine parse_command_line(const std::vector<std::string>& arguments) {
     }
     if (argument == "--list") {
       line.list = true;
+      continue;
+    }
+    if (argument == "--version") {
+      line.version = true;
       continue;
     }
     const auto equals = argument.find('=');
@@ -130,9 +135,16 @@ Runs the SSP2 conformance tests against a candidate (docs/harness.md).
                        view), DIR/summary.md (per section and backend, for a pull
                        request) and DIR/summary.json (docs/harness.md, "Reports");
                        DIR is created when missing
+  --data-dir DIR       where the suite's data is (SSP_DATA_DIR): the fixtures,
+                       schedules, fault plans and requirements catalog; default
+                       the share/ssp-conformance folder nearest the program
+                       (PREFIX/share/ssp-conformance when installed)
   --list               print every test the filter selects with its sections,
                        requirement, level and the capabilities its suite may need;
                        run nothing
+  --version            print the suite's version, the driver protocol versions it
+                       speaks, the SSP2 revision and the requirements catalog it
+                       judges by (every report carries them too); run nothing
   --help               this text
 
 On a terminal, the run shows its progress on stderr: tests done out of the
@@ -149,8 +161,8 @@ Exit status:
      outside every test
   2  a test erred (the driver broke the protocol, or a harness error); no test
      that counts ran, or none for a declared area, a backend or a claim; a flag,
-     SSP_CANDIDATE, SSP_EXPECTATIONS, SSP_PROFILE or SSP_CLAIMS is not right; or
-     a report could not be written
+     SSP_CANDIDATE, SSP_EXPECTATIONS, SSP_PROFILE or SSP_CLAIMS is not right; the
+     suite's data is missing (--data-dir); or a report could not be written
 )";
 }
 

@@ -1,9 +1,10 @@
 // The flags of the suites beyond GoogleTest's own (docs/harness.md, "Command
-// line"). --candidate, --pg, --profile and --expect stand for environment
-// variables the harness reads, and win over them; the environment keeps
-// working on its own. --backend narrows the filter, --report-dir asks for the
-// reports (report_files.hpp), --list lists instead of running. Parsing is
-// pure: main() applies what it returns.
+// line"). --candidate, --pg, --profile, --expect, --claim and --data-dir
+// stand for environment variables the harness reads, and win over them; the
+// environment keeps working on its own. --backend narrows the filter,
+// --report-dir asks for the reports (report_files.hpp), --list lists and
+// --version prints the suite's identity instead of running. Parsing is pure:
+// main() applies what it returns.
 #pragma once
 
 #include <stdexcept>
@@ -25,10 +26,12 @@ class CommandLineError : public std::runtime_error {
 struct CommandLine {
   bool help = false;
   bool list = false;       // --list: print the tests the filter selects, run none
+  bool version = false;    // --version: print what suite_version_text says, run none
   std::string report_dir;  // --report-dir: where the reports go; "" writes none
   // The variables the flags set, in the order given: SSP_CANDIDATE
   // (--candidate), SSP_PG_DSN (--pg), SSP_PROFILE (--profile),
-  // SSP_EXPECTATIONS (--expect).
+  // SSP_EXPECTATIONS (--expect), SSP_CLAIMS (--claim), SSP_DATA_DIR
+  // (--data-dir).
   std::vector<std::pair<std::string, std::string>> environment;
   // --backend: run only these backends' tests; empty runs every backend.
   std::vector<Backend> backends;

@@ -18,9 +18,12 @@
 #include "harness/cli/test_listing.hpp"
 #include "harness/driver/driver_pool.hpp"
 #include "harness/gates/suite_capabilities.hpp"
+#include "harness/data/data_directory.hpp"
+#include "harness/data/deferred_registration.hpp"
 #include "harness/verdict/expectations.hpp"
 #include "harness/verdict/report_files.hpp"
 #include "harness/verdict/section_report.hpp"
+#include "harness/verdict/suite_identity.hpp"
 #include "harness/verdict/verdict_profile.hpp"
 
 namespace ssp::harness {
@@ -79,7 +82,8 @@ int terminal_columns() {
 // expectations say), 1 a test that counts failed (SSP_PROFILE says which
 // levels count: section_report.hpp), 2 a test erred (the candidate's driver
 // broke the protocol; docs/driver-protocol.md), or a flag (command_line.hpp),
-// SSP_EXPECTATIONS or SSP_PROFILE is not right, or --report-dir cannot be written.
+// SSP_EXPECTATIONS or SSP_PROFILE is not right, the suite's data is missing
+// (data_directory.hpp), or --report-dir cannot be written.
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);  // takes its own flags out of argv
   ssp::harness::CommandLine line;
@@ -94,9 +98,24 @@ int main(int argc, char** argv) {
     return 0;
   }
   for (const auto& [variable, value] : line.environment) setenv(variable.c_str(), value.c_str(), 1);
+  const std::string program = std::filesystem::path(argv[0]).filename().string();
+  // The data every test reads, and what judged the run, are known before any
+  // test runs: without them the run stops here, naming what it looked for.
+  ssp::harness::SuiteIdentity identity;
+  std::vector<ssp::harness::CatalogEntry> catalog;
+  try {
+    identity = ssp::harness::suite_identity();
+    catalog = ssp::harness::load_catalog(ssp::harness::data_path("requirements").string());
+  } catch (const std::exception& failure) {
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), failure.what());
+    return 2;
+  }
+  if (line.version) {
+    std::fputs(ssp::harness::suite_version_text(program, identity).c_str(), stdout);
+    return 0;
+  }
+  ssp::harness::run_deferred_registrations();  // the tests made from data (the races)
   GTEST_FLAG_SET(filter, ssp::harness::filter_for_backends(GTEST_FLAG_GET(filter), line.backends));
-  const std::vector<ssp::harness::CatalogEntry> catalog =
-      ssp::harness::catalog_if_present(std::string(SSP_SOURCE_DIR) + "/docs/requirements");
   const std::map<std::string, ssp::harness::CatalogTest> cataloged =
       ssp::harness::catalog_tests(catalog);
   if (line.list) {
@@ -181,7 +200,8 @@ int main(int argc, char** argv) {
   if (!line.report_dir.empty()) {
     try {
       ssp::harness::write_reports(line.report_dir,
-                                  {.executable = std::filesystem::path(argv[0]).filename().string(),
+                                  {.executable = program,
+                                   .suite = identity,
                                    .candidate = report->candidate(),
                                    .profile = report->profile(),
                                    .exit_status = status,

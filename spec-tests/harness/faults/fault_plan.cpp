@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "harness/data/data_directory.hpp"
 #include "harness/util/file_text.hpp"
 #include "harness/util/word_lines.hpp"
 
@@ -205,9 +206,7 @@ FaultPlan load_fault_plan(const std::string& directory, const std::string& name)
   throw FaultPlanSyntaxError(directory + ": no *.plan file is plan " + name);
 }
 
-std::string fault_plans_directory() {
-  return std::string(SSP_SOURCE_DIR) + "/spec-tests/faults/plans";
-}
+std::string fault_plans_directory() { return data_path("fault-plans").string(); }
 
 FaultSweep fault_sweep_of_environment() {
   const char* value = std::getenv("SSP_FAULT_SWEEP");

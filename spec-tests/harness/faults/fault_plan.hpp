@@ -95,7 +95,8 @@ std::vector<FaultPlan> load_fault_plans(const std::string& directory);
 // none is called so.
 FaultPlan load_fault_plan(const std::string& directory, const std::string& name);
 
-// The directory of the project's plans (spec-tests/faults/plans).
+// The directory of the project's plans (spec-tests/faults/plans, as the data
+// directory's fault-plans/). Throws DataDirectoryError without it.
 std::string fault_plans_directory();
 
 // How many points a sweep tries: every point the plan names, or only its subset.

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "harness/races/answer_pattern.hpp"
+#include "harness/data/data_directory.hpp"
 #include "harness/util/file_text.hpp"
 #include "harness/util/word_lines.hpp"
 
@@ -225,8 +226,6 @@ std::vector<Schedule> load_schedules(const std::string& directory) {
   return schedules;
 }
 
-std::string schedules_directory() {
-  return std::string(SSP_SOURCE_DIR) + "/spec-tests/races/schedules";
-}
+std::string schedules_directory() { return data_path("schedules").string(); }
 
 }  // namespace ssp::harness

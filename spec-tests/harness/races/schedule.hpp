@@ -106,7 +106,8 @@ std::vector<Schedule> load_schedules(const std::string& directory);
 // option `key`), or nothing.
 std::optional<std::string> word_after(const std::vector<std::string>& words, std::string_view key);
 
-// The directory of the project's schedules (spec-tests/races/schedules).
+// The directory of the project's schedules (spec-tests/races/schedules, as
+// the data directory's schedules/). Throws DataDirectoryError without it.
 std::string schedules_directory();
 
 }  // namespace ssp::harness

@@ -8,6 +8,7 @@
 #include "harness/catalog/catalog.hpp"
 #include "harness/verdict/exercised.hpp"
 #include "harness/verdict/section_table.hpp"
+#include "harness/verdict/suite_identity.hpp"
 #include "harness/verdict/test_record.hpp"
 #include "harness/verdict/verdict_profile.hpp"
 
@@ -15,6 +16,7 @@ namespace ssp::harness {
 
 struct RunSummary {
   std::string executable;  // "ssp-conformance"
+  SuiteIdentity suite;     // what judged the run
   std::string candidate;   // the name the candidate gave
   VerdictProfile profile = VerdictProfile::spec;
   int exit_status = 0;

@@ -121,6 +121,10 @@ std::string summary_json(const RunSummary& run) {
   out["version"] = kSummaryJsonVersion;
   out["candidate"] = with_valid_utf8(run.candidate);
   out["executable"] = with_valid_utf8(run.executable);
+  out["suite"] = {{"version", run.suite.version},
+                  {"protocolVersions", {run.suite.oldest_protocol, run.suite.newest_protocol}},
+                  {"ssp2Revision", run.suite.ssp2_revision},
+                  {"catalogDigest", run.suite.catalog_digest}};
   out["profile"] = verdict_profile_name(run.profile);
   out["exitStatus"] = run.exit_status;
 

@@ -1,7 +1,8 @@
 // summary.json: the run for programs (docs/harness.md, "Reports", documents
 // the schema; `format` "ssp-conformance-summary", `version` 1). It holds the
-// candidate, the profile, the exit status, the outcome counts in total and
-// per section × backend × level, every test with its outcome and reason,
+// candidate, the suite that judged it, the profile, the exit status, the
+// outcome counts in total and per section × backend × level, every test with
+// its outcome and reason,
 // every failure outside the tests, and the catalog's requirements, so that
 // pages (scripts/spec-pages) need nothing but the summaries.
 #pragma once

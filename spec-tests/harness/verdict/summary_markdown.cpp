@@ -180,6 +180,10 @@ std::string summary_markdown(const RunSummary& run) {
   out += "Verdict: " + verdict(run.exit_status) + ", profile " + verdict_profile_name(run.profile) +
          " (" + std::to_string(run.tests.size()) +
          " tests; passed / failed / expected-fail / skipped: " + cell_text(total) + ").\n\n";
+  out += "Judged by " + one_line(run.executable) + " " + run.suite.version +
+         " (driver protocol " + std::to_string(run.suite.oldest_protocol) + "–" +
+         std::to_string(run.suite.newest_protocol) + ", SSP2 revision " + run.suite.ssp2_revision +
+         ", requirements catalog " + run.suite.catalog_digest + ").\n\n";
   out +=
       "Cells: passed / failed / expected-fail / skipped. A test of several sections counts "
       "under each; errors and unexpected passes count as failed; \"not counted\" failures "
