@@ -1,12 +1,11 @@
 #include "harness/verdict/suite_identity.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <vector>
 
 #include "harness/catalog/spec_sections.hpp"
-#include "harness/util/content_address.hpp"
 #include "harness/data/data_directory.hpp"
+#include "harness/util/content_address.hpp"
 #include "harness/util/file_text.hpp"
 #include "wire/wire_json.hpp"
 
