@@ -8,7 +8,15 @@
 //
 // A pooled connection prepares each statement on its first run, so every
 // shape is counted the second time it runs; the first run is recorded too.
+//
+// The one push that makes more is the one whose merged INSERTs meet a
+// violation its staged order does not have (statement_merge.hpp): the
+// session then replays its statements one at a time (send_staged), and the
+// round trips beyond five are that replay (PUSH-REF-6).
 #include <gmock/gmock.h>
+
+#include <string>
+#include <vector>
 
 #include "harness/backends/postgres_round_trip_counter.hpp"
 #include "harness/fixtures/push_fixtures.hpp"
@@ -42,6 +50,20 @@ class ReferencePushRoundTrips : public PushTest {
     return commit(client_commit_id, std::move(operations));
   }
 
+  // A push that inserts `extra` (an email of its own), deletes `leaving`,
+  // then inserts `joining` with `email` (members.by_email is unique). When
+  // `email` is the one `leaving` holds, the staged order frees it before it
+  // takes it again; merged, the INSERT of `joining` joins the one of `extra`
+  // (same table, same shape) and so moves past the DELETE of `leaving`,
+  // another row's write: the merged INSERT meets `email` still held.
+  push::PushCommit delete_between_inserts(const std::string& client_commit_id,
+                                          const std::string& extra, const std::string& leaving,
+                                          const std::string& joining, const std::string& email) {
+    return commit(client_commit_id, {upsert("members", extra, member(extra, "o1", extra + "@x")),
+                                     remove("members", leaving),
+                                     upsert("members", joining, member(joining, "o1", email))});
+  }
+
   // The round trips of pushing `commit`, recorded under `name`; the push must apply.
   std::int64_t round_trips(const std::string& name, const push::PushCommit& commit) {
     const std::int64_t before = relay_->round_trips();
@@ -69,6 +91,33 @@ TEST_P(ReferencePushRoundTrips, PUSH_REF_3_APushMakesFiveRoundTripsWhateverItsOp
   ASSERT_TRUE(row("tasks", "t19"));
   EXPECT_EQ(version_of("tasks", "t19"), std::optional<std::int64_t>(2));
   EXPECT_EQ(max_seq(), 6);
+}
+
+// The push applies as its staged order would leave the rows, though its
+// merged INSERT violated by_email: the violation is one the merge made, so
+// the replay finds none. With a fresh email the same push makes the five
+// round trips of PUSH-REF-3, so the ones beyond five show the replay ran.
+TEST_P(ReferencePushRoundTrips, PUSH_REF_6_AViolationOnlyTheMergedOrderMeetsIsReplayedAway) {
+  record_spec("§6.4", "PUSH-REF-6");
+  ASSERT_GT(apply(commit("seed", {upsert("members", "m1", member("m1", "o1", "a@x")),
+                                  upsert("members", "m3", member("m3", "o1", "b@x")),
+                                  upsert("members", "m5", member("m5", "o1", "c@x"))})),
+            0);
+  round_trips("fresh_email_first_use", delete_between_inserts("w1", "m7", "m5", "m6", "f@x"));
+  EXPECT_EQ(round_trips("fresh_email", delete_between_inserts("k1", "m8", "m3", "m4", "g@x")), 5);
+  // m2 takes the email of m1, which the same push deletes first.
+  EXPECT_GT(round_trips("freed_email", delete_between_inserts("k2", "m9", "m1", "m2", "a@x")), 5)
+      << "no replay: the merged INSERT met no violation";
+  EXPECT_FALSE(row("members", "m1"));
+  EXPECT_EQ(payload_of("members", "m2"), member("m2", "o1", "a@x"));
+  EXPECT_EQ(payload_of("members", "m9"), member("m9", "o1", "m9@x"));
+  EXPECT_EQ(database().query_column("SELECT id FROM members WHERE email = 'a@x'"),
+            std::vector<std::string>{"m2"});
+  EXPECT_EQ(max_seq(), 4);
+  const auto log = commits();
+  ASSERT_FALSE(log.empty());
+  EXPECT_EQ(log.back().entry.client_commit_id, "k2");
+  EXPECT_EQ(log.back().entry.changes.size(), 3u);
 }
 
 }  // namespace

@@ -64,9 +64,10 @@ class PostgresPushSession final : public PushSession {
   // the lock. The counter read under the lock lets a staged append number its
   // commit without asking.
   //
-  // The row is locked by a no-op UPDATE, not SELECT … FOR UPDATE as upstream
-  // does: the counter update runs later inside the savepoint, and a
-  // subtransaction updating a row its parent only locked makes PostgreSQL
+  // The row is locked by an update (the upsert's no-op conflict action), not
+  // SELECT … FOR UPDATE as upstream does: the counter update runs later
+  // inside the savepoint, and a subtransaction updating a row its parent only
+  // locked makes PostgreSQL
   // create a MultiXact, one per push (500 over 500 pushes; none now), which
   // every later lock of the row resolves and vacuum has to freeze. The two
   // lock modes exclude each other, so upstream on the same database still
@@ -74,17 +75,17 @@ class PostgresPushSession final : public PushSession {
   void lock_partition(const std::string& partition) override {
     guarded([&] {
       StatementBatch batch(connection(), *statements_);
-      Statement create{
-          "INSERT INTO sync_partitions (partition, max_commit_seq) VALUES ($1, 0) "
-          "ON CONFLICT (partition) DO NOTHING",
-          {}};
-      create.params.add(partition);
+      // One statement creates the row if absent and locks it either way: an
+      // upsert whose conflict action rewrites the row unchanged (issue 37:
+      // one statement less than INSERT … DO NOTHING then a no-op UPDATE).
       Statement lock{
-          "UPDATE sync_partitions SET max_commit_seq = max_commit_seq WHERE partition = $1", {}};
+          "INSERT INTO sync_partitions (partition, max_commit_seq) VALUES ($1, 0) "
+          "ON CONFLICT (partition) DO UPDATE SET max_commit_seq = sync_partitions.max_commit_seq",
+          {}};
       lock.params.add(partition);
+      // Read after the savepoint: a batch answers with its last statement.
       Statement counter{"SELECT max_commit_seq FROM sync_partitions WHERE partition = $1", {}};
       counter.params.add(partition);
-      batch.add(create);
       batch.add(lock);
       batch.add("SAVEPOINT syncular_push_candidate");
       batch.add(counter);
@@ -206,7 +207,8 @@ class PostgresPushSession final : public PushSession {
   void write_row(const CompiledTable& table, const std::string& partition, const StoredRow& row,
                  const Row& values, std::int64_t op_index) override {
     submit(app_row_upsert(table, partition, row, values), op_index);
-    for (auto& statement : row_scopes_replacement(table, partition, row)) {
+    for (auto& statement :
+         row_scopes_replacement(table, partition, row, known_absent(table, row.row_id))) {
       submit(std::move(statement));
     }
     if (seq_) known_[{table.name(), row.row_id}] = row;
@@ -292,6 +294,14 @@ class PostgresPushSession final : public PushSession {
 
  private:
   pqxx::connection& connection() { return *connection_->connection; }
+
+  // Whether the row is known, under the partition lock, not to exist: read
+  // (or read ahead) absent, or deleted, since the lock was taken. known_
+  // holds only what was seen under the lock.
+  bool known_absent(const CompiledTable& table, const std::string& row_id) const {
+    const auto known = known_.find({table.name(), row_id});
+    return seq_ && known != known_.end() && !known->second;
+  }
 
   // BEGIN is sent with the first statement: alone before a prepared one, in
   // the batch before a batch.

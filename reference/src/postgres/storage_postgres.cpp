@@ -180,7 +180,10 @@ class PostgresServerStorage final : public ServerStorageBase {
     guarded([&] {
       pqxx::work txn(*writer_);
       run(txn, app_row_upsert(table, partition, row, values));
-      for (const auto& statement : row_scopes_replacement(table, partition, row)) {
+      // A storage-level write holds no partition lock: whether the row
+      // existed is not known, so its entries are always replaced.
+      for (const auto& statement :
+           row_scopes_replacement(table, partition, row, /*row_was_absent=*/false)) {
         run(txn, statement);
       }
       txn.commit();

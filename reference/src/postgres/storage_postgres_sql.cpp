@@ -145,16 +145,19 @@ Statement app_row_upsert(const CompiledTable& table, const std::string& partitio
 }
 
 std::vector<Statement> row_scopes_replacement(const CompiledTable& table,
-                                              const std::string& partition, const StoredRow& row) {
+                                              const std::string& partition, const StoredRow& row,
+                                              bool row_was_absent) {
   std::vector<Statement> statements;
   const std::string scopes_key =
       row_references_key("sync_row_scopes", table.name(), partition, row.row_id);
-  Statement removal{"DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3",
-                    {}};
-  removal.params.add(partition).add(table.name()).add(row.row_id);
-  removal.writes = scopes_key;
-  removal.independent = true;
-  statements.push_back(std::move(removal));
+  if (!row_was_absent) {
+    Statement removal{
+        "DELETE FROM sync_row_scopes WHERE partition = $1 AND tbl = $2 AND row_id = $3", {}};
+    removal.params.add(partition).add(table.name()).add(row.row_id);
+    removal.writes = scopes_key;
+    removal.independent = true;
+    statements.push_back(std::move(removal));
+  }
   for (const auto& [variable, value] : row.scopes) {
     Params params;
     params.add(partition).add(table.name()).add(variable).add(value).add(row.row_id);

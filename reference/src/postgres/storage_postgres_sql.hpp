@@ -111,9 +111,15 @@ std::optional<StoredRow> read_row_on(pqxx::transaction_base& txn, const Compiled
 // The app row with its projection, inserted or replacing the stored one.
 Statement app_row_upsert(const CompiledTable& table, const std::string& partition,
                          const StoredRow& row, const Row& values);
-// The row's sync_row_scopes entries replaced by row.scopes.
+// The row's sync_row_scopes entries replaced by row.scopes. `row_was_absent`:
+// the row is known, under the partition lock, not to exist before this write;
+// it then has no entries (every deletion of a row removes its entries in the
+// same transaction, upstream's and the reference's alike, and retiring a
+// table removes its table's), so the removal is left out: a new row costs one
+// statement less (issue 37).
 std::vector<Statement> row_scopes_replacement(const CompiledTable& table,
-                                              const std::string& partition, const StoredRow& row);
+                                              const std::string& partition, const StoredRow& row,
+                                              bool row_was_absent);
 // The row, its sync_row_scopes and its sync_blob_refs entries.
 std::vector<Statement> row_deletion(const CompiledTable& table, const std::string& partition,
                                     const std::string& row_id);

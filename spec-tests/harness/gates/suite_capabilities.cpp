@@ -55,6 +55,8 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
       {"Race",
        {segment_store, server_storage, hooks, rows, schema, push, transactions, push_hooks,
         commands}},
+      {"ReferenceAbsentRowScopes", {server_storage, rows, schema, push, transactions}},
+      {"ReferencePartitionLock", {server_storage, rows, schema, push, transactions}},
       {"ReferencePushClock", {server_storage, rows, schema, push}},
       {"ReferencePushFailure", {server_storage, rows, schema, push}},
       {"ReferencePushRoundTrips", {server_storage, rows, schema, push}},
