@@ -53,6 +53,29 @@ void add_put(const std::string& name, PutBody body, Clock clock, BenchBackend ba
                    config);
 }
 
+// Pairs a store-against-rows-floor run makes (the smoke pass: its fixed
+// few): a fixed count, as push_paired, so that every repetition weighs the
+// same stretch of a noisy machine.
+constexpr benchmark::IterationCount kRowsFloorPairs = 2000;
+
+// The payload sizes the rows-floor targets name (1 KiB and 64 KiB).
+constexpr std::size_t kLargestPairedSize = 64 * 1024;
+
+void register_put_pairs(BenchBackend backend, std::size_t size, const BenchConfig& config) {
+  const std::string prefix(backend_name(backend));
+  const std::string suffix = "/size:" + size_label(size);
+  add(prefix + "/put_new_paired" + suffix,
+      [=, &config](benchmark::State& state) { bench_put_new_paired(state, backend, size, config); },
+      Clock::real, config)
+      ->Iterations(config.fixed_iterations.value_or(kRowsFloorPairs));
+  add(prefix + "/put_merge_paired" + suffix,
+      [=, &config](benchmark::State& state) {
+        bench_put_merge_paired(state, backend, size, config);
+      },
+      Clock::real, config)
+      ->Iterations(config.fixed_iterations.value_or(kRowsFloorPairs));
+}
+
 void register_puts(BenchBackend backend, const BenchConfig& config) {
   const std::string prefix(backend_name(backend));
   for (const std::size_t size : config.payload_sizes) {
@@ -70,6 +93,9 @@ void register_puts(BenchBackend backend, const BenchConfig& config) {
     }
     add_put(prefix + "/put_merge" + suffix, bench_put_merge, Clock::manual, backend, size, config);
     add_put(prefix + "/put_repeat" + suffix, bench_put_repeat, Clock::real, backend, size, config);
+    if (backend != BenchBackend::memory && size <= kLargestPairedSize) {
+      register_put_pairs(backend, size, config);
+    }
   }
   // Both counts back to back: their ratio is the target.
   for (const std::int64_t publications : config.growth_publications) {
@@ -126,6 +152,14 @@ void register_reads(BenchBackend backend, const BenchConfig& config) {
               bench_floor_select(state, backend, size, count, config);
             },
             Clock::real, config);
+        if (size <= kLargestPairedSize) {
+          add(prefix + "/get_paired" + suffix,
+              [=, &config](benchmark::State& state) {
+                bench_get_paired(state, backend, size, count, config);
+              },
+              Clock::real, config)
+              ->Iterations(config.fixed_iterations.value_or(kRowsFloorPairs));
+        }
       }
     }
   }

@@ -14,6 +14,7 @@
 
 #include "common/bench_config.hpp"
 #include "floor_database.hpp"
+#include "segment_rows_floor.hpp"
 #include "ssp/segments/segment_store.hpp"
 
 namespace ssp::bench {
@@ -37,6 +38,14 @@ class BenchSite {
 
   // The raw floor on a connection of its own; nullptr for memory.
   virtual std::unique_ptr<FloorDatabase> open_floor() = 0;
+
+  // The rows floor (segment_rows_floor.hpp) on a connection of its own, in a
+  // database of its own whose segment tables the store's own DDL made (a file
+  // next to the store's; the floor's schema), for puts. nullptr for memory.
+  virtual std::unique_ptr<SegmentRowsFloor> open_rows_floor() { return nullptr; }
+  // The rows floor on the store's own database, for gets of what the store
+  // holds; never put through it. nullptr for memory.
+  virtual std::unique_ptr<SegmentRowsFloor> open_rows_floor_on_store() { return nullptr; }
 
   // After loading, before measuring: PostgreSQL checkpoints, so that measured
   // commits never flush the load's WAL.

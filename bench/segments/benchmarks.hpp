@@ -75,6 +75,21 @@ void bench_find(benchmark::State& state, BenchBackend backend, std::int64_t coun
 void bench_stats(benchmark::State& state, BenchBackend backend, std::int64_t count,
                  const BenchConfig& config);
 
+// The store against its rows floor (segment_rows_floor.hpp) in interleaved
+// pairs (common/interleaved_pairs.hpp), single-threaded; counters
+// store_<unit>_per_second, floor_<unit>_per_second and store_over_floor.
+// put_new: the same new bytes put through both, on a fresh site per run.
+void bench_put_new_paired(benchmark::State& state, BenchBackend backend, std::size_t size,
+                          const BenchConfig& config);
+// put_merge: the same bytes put a second time under a new digest through
+// both (the first put untimed), on a fresh site per run.
+void bench_put_merge_paired(benchmark::State& state, BenchBackend backend, std::size_t size,
+                            const BenchConfig& config);
+// get: the same random segments of a population read through the store and
+// through the rows floor on the store's own database.
+void bench_get_paired(benchmark::State& state, BenchBackend backend, std::size_t size,
+                      std::int64_t count, const BenchConfig& config);
+
 // Floors, on the same payloads.
 // OpenSSL SHA-256 of the bytes put_new puts.
 void bench_floor_sha256(benchmark::State& state, std::size_t size, const BenchConfig& config);

@@ -72,6 +72,8 @@ class PostgresSite final : public BenchSite {
       : dsn_(dsn),
         schemas_(dsn, "store", "segments(segment_id TEXT PRIMARY KEY, bytes BYTEA NOT NULL)") {
     open_store();  // creates the store's schema and tables before any thread connects
+    // The rows floor's tables, by the store's own DDL, beside the floor's one table.
+    open_postgres_segment_store(dsn_, schemas_.floor());
   }
 
   std::shared_ptr<SegmentStore> open_store() override {
@@ -85,6 +87,14 @@ class PostgresSite final : public BenchSite {
 
   std::unique_ptr<FloorDatabase> open_floor() override {
     return std::make_unique<PostgresFloor>(dsn_, schemas_.floor());
+  }
+
+  std::unique_ptr<SegmentRowsFloor> open_rows_floor() override {
+    return make_postgres_rows_floor(dsn_, schemas_.floor());
+  }
+
+  std::unique_ptr<SegmentRowsFloor> open_rows_floor_on_store() override {
+    return make_postgres_rows_floor(dsn_, schemas_.measured());
   }
 
   void settle() override {

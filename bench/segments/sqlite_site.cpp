@@ -101,6 +101,7 @@ class SqliteSite final : public BenchSite {
     // race on the schema.
     open_store();
     open_floor();
+    open_sqlite_segment_store(rows_floor_path(), {}, SqliteSegmentStoreOptions{durability_});
   }
 
   ~SqliteSite() override {
@@ -116,6 +117,14 @@ class SqliteSite final : public BenchSite {
 
   std::unique_ptr<FloorDatabase> open_floor() override {
     return std::make_unique<SqliteFloor>((directory_ / "floor.db").string(), durability_);
+  }
+
+  std::unique_ptr<SegmentRowsFloor> open_rows_floor() override {
+    return make_sqlite_rows_floor(rows_floor_path(), durability_);
+  }
+
+  std::unique_ptr<SegmentRowsFloor> open_rows_floor_on_store() override {
+    return make_sqlite_rows_floor((directory_ / "store.db").string(), durability_);
   }
 
   // RESTART copies every frame back, waits for readers to leave the WAL and
@@ -146,6 +155,9 @@ class SqliteSite final : public BenchSite {
   }
 
  private:
+  // The rows floor's file: its tables made by the store's DDL.
+  std::string rows_floor_path() const { return (directory_ / "rows-floor.db").string(); }
+
   sqlite3* checkpointer_ = nullptr;
   bool counting_ = false;
   SqliteDurability durability_;
