@@ -67,11 +67,11 @@ class PostgresPushSession final : public PushSession {
   // The row is locked by an update (the upsert's no-op conflict action), not
   // SELECT … FOR UPDATE as upstream does: the counter update runs later
   // inside the savepoint, and a subtransaction updating a row its parent only
-  // locked makes PostgreSQL
-  // create a MultiXact, one per push (500 over 500 pushes; none now), which
-  // every later lock of the row resolves and vacuum has to freeze. The two
-  // lock modes exclude each other, so upstream on the same database still
-  // serializes with this (docs/decisions.md, push.md Q2).
+  // locked makes PostgreSQL create a MultiXact, one per push (500 over 500
+  // pushes; none now), which every later lock of the row resolves and vacuum
+  // has to freeze. The two lock modes exclude each other, so upstream on the
+  // same database still serializes with this (docs/decisions.md, push.md Q2;
+  // PUSH-REF-7).
   void lock_partition(const std::string& partition) override {
     guarded([&] {
       StatementBatch batch(connection(), *statements_);
