@@ -87,10 +87,12 @@ Bytes bytes_of(const std::string& text) { return Bytes(text.begin(), text.end())
 using Tally = std::map<std::string, int>;
 
 void check_download_oracle(Backend backend) {
-  // The candidate must implement the backend too, not only the server be there.
-  SSP_SKIP_UNLESS_BACKEND_READY(harness::current_candidate(), backend);
+  // The areas first: for a candidate without them the test is not claimed
+  // (harness/verdict/exercised.hpp), whichever backends it has. Then the
+  // candidate must implement the backend too, not only the server be there.
   SSP_REQUIRE_CAPABILITY(harness::current_candidate(), harness::Capability::download);
   SSP_REQUIRE_CAPABILITY(harness::current_candidate(), harness::Capability::scope);
+  SSP_SKIP_UNLESS_BACKEND_READY(harness::current_candidate(), backend);
   const auto tally = std::make_shared<Tally>();
   check_property([backend, tally] {
     const auto database = harness::create_test_database(backend);

@@ -135,5 +135,79 @@ TEST(Exercised, HARNESS_50_AClaimOnAPartThatRanNothingFails) {
   }
 }
 
+// A skip for an area the candidate does not declare, as the capability
+// gate records it.
+TestRecord skipped_for(const std::string& test, const char* backend, const std::string& area) {
+  TestRecord r = test_ended(test, backend, kSkipped, true, "lacks " + area);
+  r.missing_capability = area;
+  return r;
+}
+
+ExerciseRules rules_of_a_segment_store() {
+  ExerciseRules r;
+  r.areas_by_suite = {{"Scope", {"scope"}},
+                      {"Segments", {"segment_store", "hooks"}},
+                      {"Download", {"segment_store", "download"}}};
+  r.declared_areas = {"segment_store"};
+  r.undeclared_areas = {"scope", "download"};
+  return r;
+}
+
+TEST(Exercised, HARNESS_58_ARunIsJudgedOnTheAreasTheCandidateDeclares) {
+  record_spec("Harness", "HARNESS-58");
+  // A segment store alone: the tests of areas it does not declare (scope,
+  // download) are not claimed; they judge no part, and the run is a pass.
+  const auto run = what_was_exercised(
+      {test_ended("Segments.A", "sqlite", kRan), skipped_for("Scope.B", nullptr, "scope"),
+       skipped_for("Scope.C", nullptr, "scope"), skipped_for("Download.D", "sqlite", "download")},
+      rules_of_a_segment_store());
+  EXPECT_THAT(run.not_exercised, IsEmpty());
+  EXPECT_EQ(run.not_claimed.at("scope"), 2);
+  EXPECT_EQ(run.not_claimed.at("download"), 1);
+  ASSERT_EQ(run.parts.size(), 1u);  // segment_store on sqlite: the not claimed test is not in it
+  EXPECT_EQ(run.parts[0].skipped, 0);
+  EXPECT_THAT(format_exercised(run),
+              HasSubstr("not claimed (skipped for an area the candidate does not declare; judged "
+                        "nowhere): 3 (download 1, scope 2)"));
+
+  // A skip for a mechanism of a declared area (hook points) is no claim
+  // withdrawn: it stays skipped, and a backend left with only such skips is
+  // still not a pass.
+  const auto mechanism = what_was_exercised(
+      {skipped_for("Segments.A", "sqlite", "hooks"), test_ended("Segments.A", "memory", kRan)},
+      rules_of_a_segment_store());
+  EXPECT_THAT(mechanism.not_exercised,
+              ElementsAre("backend sqlite: every test was skipped (1 skipped: lacks hooks)"));
+  EXPECT_TRUE(mechanism.not_claimed.empty());
+
+  // A run that exercised nothing of what the candidate claims is still not a
+  // pass: every test not claimed, or only the catalog's checks beside them.
+  EXPECT_THAT(what_was_exercised({skipped_for("Scope.B", nullptr, "scope")},
+                                 rules_of_a_segment_store())
+                  .not_exercised,
+              ElementsAre("no test ran: every one of the 1 selected was skipped"));
+  EXPECT_THAT(what_was_exercised({test_ended("Catalog.C", nullptr, kRan),
+                                  skipped_for("Scope.B", nullptr, "scope")},
+                                 rules_of_a_segment_store())
+                  .not_exercised,
+              ElementsAre("no test of an area the candidate declares was selected: every test "
+                          "that asks the candidate was not claimed, 1 (scope 1)"));
+}
+
+TEST(Exercised, HARNESS_58_EachPartStatesItsMustReach) {
+  record_spec("Harness", "HARNESS-58");
+  TestRecord must_ran = test_ended("Segments.A", "sqlite", kRan);
+  TestRecord must_skipped = skipped_for("Segments.B", "sqlite", "hooks");
+  TestRecord should_ran = test_ended("Segments.C", "sqlite", kRan);
+  should_ran.level = RequirementLevel::should;
+  TestRecord must_not_claimed = skipped_for("Download.D", "sqlite", "download");
+  const auto run = what_was_exercised({must_ran, must_skipped, should_ran, must_not_claimed},
+                                      rules_of_a_segment_store());
+  ASSERT_EQ(run.parts.size(), 1u);
+  EXPECT_EQ(run.parts[0].must_ran, 1);
+  EXPECT_EQ(run.parts[0].must_owed, 2);  // the SHOULD test and the one not claimed owe nothing
+  EXPECT_THAT(format_exercised(run), HasSubstr("sqlite 2 ran, 1 skipped, MUST reach 1/2"));
+}
+
 }  // namespace
 }  // namespace ssp::harness

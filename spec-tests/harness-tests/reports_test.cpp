@@ -182,9 +182,10 @@ TEST(Reports, REPORT_8_SummaryMarkdownIsASectionByBackendMatrixWithItsFailures) 
 RunSummary sample_run_with_claims() {
   RunSummary run = sample_run();
   run.exit_status = 2;
-  ExercisedPart on_sqlite{"push", "sqlite", 3, 1, 0, {}};
-  ExercisedPart on_memory{"push", "memory", 0, 0, 2, {"no hooks"}};
+  ExercisedPart on_sqlite{"push", "sqlite", 3, 1, 0, {}, 2, 2};
+  ExercisedPart on_memory{"push", "memory", 0, 0, 2, {"no hooks"}, 1, 0};
   run.exercised.parts = {on_memory, on_sqlite};
+  run.exercised.not_claimed = {{"scope", 4}};
   run.exercised.claims = {{{"push", "sqlite"}, 3, true}, {{"push", "postgres"}, 0, false}};
   run.exercised.unreachable = {{"postgres", "SSP_PG_DSN is not set"}};
   run.exercised.not_exercised = {"claim push@postgres: not exercised (SSP_PG_DSN is not set)"};
@@ -196,8 +197,11 @@ TEST(Reports, REPORT_10_EveryReportCarriesTheClaimsAndWhatTheRunExercised) {
   const RunSummary run = sample_run_with_claims();
   const auto summary = nlohmann::json::parse(summary_json(run));
   EXPECT_EQ(summary["exercised"], nlohmann::json::parse(R"([
-      {"area": "push", "backend": "memory", "ran": 0, "ranNotCounted": 0, "skipped": 2},
-      {"area": "push", "backend": "sqlite", "ran": 3, "ranNotCounted": 1, "skipped": 0}])"));
+      {"area": "push", "backend": "memory", "ran": 0, "ranNotCounted": 0, "skipped": 2,
+       "mustOwed": 1, "mustRan": 0},
+      {"area": "push", "backend": "sqlite", "ran": 3, "ranNotCounted": 1, "skipped": 0,
+       "mustOwed": 2, "mustRan": 2}])"));
+  EXPECT_EQ(summary["notClaimed"], nlohmann::json::parse(R"({"scope": 4})"));
   EXPECT_EQ(summary["claims"], nlohmann::json::parse(R"([
       {"area": "push", "backend": "sqlite", "ran": 3, "exercised": true},
       {"area": "push", "backend": "postgres", "ran": 0, "exercised": false}])"));
@@ -210,8 +214,9 @@ TEST(Reports, REPORT_10_EveryReportCarriesTheClaimsAndWhatTheRunExercised) {
        {"<testsuite name=\"(what the run exercised)\" tests=\"5\" failures=\"1\" errors=\"0\" "
         "skipped=\"1\"",
         "<testcase name=\"push@memory\" classname=\"(what the run exercised)\"",
-        "<property name=\"skipped\" value=\"2\"/>\n      </properties>\n      <skipped "
-        "type=\"skipped\" message=\"every test was skipped\"/>",
+        "<property name=\"skipped\" value=\"2\"/>\n        <property name=\"mustOwed\" "
+        "value=\"1\"/>\n        <property name=\"mustRan\" value=\"0\"/>\n      </properties>\n"
+        "      <skipped type=\"skipped\" message=\"every test was skipped\"/>",
         "<property name=\"ranNotCounted\" value=\"1\"/>",
         "<testcase name=\"claim push@postgres\"",
         "<property name=\"exercised\" value=\"false\"/>",
@@ -225,8 +230,10 @@ TEST(Reports, REPORT_10_EveryReportCarriesTheClaimsAndWhatTheRunExercised) {
   const std::string page = summary_markdown(run);
   for (const char* expected :
        {"## What the run exercised\n\n| area | backend | ran, counted | ran, not counted | "
-        "skipped |\n|---|---|---|---|---|\n| push | memory | 0 | 0 | 2 |\n| push | sqlite | 3 | 1 "
-        "| 0 |\n",
+        "skipped | MUST reach |\n|---|---|---|---|---|---|\n| push | memory | 0 | 0 | 2 | 0/1 |\n"
+        "| push | sqlite | 3 | 1 | 0 | 2/2 |\n",
+        "Not claimed (skipped for an area the candidate does not declare, judged nowhere): "
+        "`scope` 4.\n",
         "Claims: `push@sqlite` exercised (3 ran), `push@postgres` **not exercised**.\n",
         "Not reachable in this run: postgres (SSP\\_PG\\_DSN is not set).\n",  // Markdown: _ escaped
         "## Not exercised (the run is not a pass)\n\n- claim push@postgres"}) {
@@ -255,7 +262,7 @@ TEST(Reports, REPORT_9_ARunWithAReportDirectoryLeavesTheThreeReports) {
   // What the run exercised: the segment store on memory, one test ran.
   EXPECT_EQ(summary["notExercised"], nlohmann::json::array());
   EXPECT_THAT(summary["exercised"].dump(),
-              HasSubstr(R"({"area":"segment_store","backend":"memory","ran":1,"ranNotCounted":0,"skipped":1})"));
+              HasSubstr(R"({"area":"segment_store","backend":"memory","mustOwed":1,"mustRan":1,"ran":1,"ranNotCounted":0,"skipped":1})"));
   EXPECT_THAT(read_text_file(dir / "junit.xml"),
               HasSubstr("<skipped type=\"skipped\" message=\"memory backend has no SQL tables"));
   EXPECT_THAT(read_text_file(dir / "summary.md"), HasSubstr("| \u00a75.1 | 1 / 0 / 0 / 1 |"));

@@ -16,7 +16,8 @@ namespace {
 // that did not run says nothing of it. Claims may still name one.
 bool is_mechanism(Capability capability) {
   return capability == Capability::hooks || capability == Capability::injected_hasher ||
-         capability == Capability::read_only_open || capability == Capability::push_hooks;
+         capability == Capability::read_only_open || capability == Capability::push_hooks ||
+         capability == Capability::upstream_tables;
 }
 
 }  // namespace
@@ -31,8 +32,11 @@ ExerciseRules exercise_rules(const Candidate* candidate) {
       areas.push_back(key);
       if (std::find(known.begin(), known.end(), key) != known.end()) continue;
       known.push_back(key);
-      if (candidate != nullptr && candidate->has(capability) && !is_mechanism(capability)) {
+      if (is_mechanism(capability)) continue;
+      if (candidate != nullptr && candidate->has(capability)) {
         rules.declared_areas.push_back(key);
+      } else {
+        rules.undeclared_areas.push_back(key);
       }
     }
   }

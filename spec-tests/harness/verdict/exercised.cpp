@@ -1,6 +1,7 @@
 #include "harness/verdict/exercised.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -33,6 +34,29 @@ std::string what_happened(const ExercisedPart& part) {
   for (std::size_t i = 0; i < shown; ++i) text += (i == 0 ? ": " : "; ") + reasons[i];
   if (reasons.size() > shown) text += "; …";
   return text;
+}
+
+// The area a skipped test needed and the candidate does not declare, or
+// nothing: a test skipped so is not claimed.
+std::optional<std::string> unclaimed_area(const TestRecord& record, const ExerciseRules& rules) {
+  if (record.outcome != TestOutcome::skipped || !record.missing_capability) return std::nullopt;
+  const auto& undeclared = rules.undeclared_areas;
+  if (std::find(undeclared.begin(), undeclared.end(), *record.missing_capability) ==
+      undeclared.end()) {
+    return std::nullopt;
+  }
+  return record.missing_capability;
+}
+
+// "12 (scope 7, rows 5)": the tests not claimed, by area.
+std::string count_by_area(const std::map<std::string, int>& by_area) {
+  int total = 0;
+  std::string areas;
+  for (const auto& [area, count] : by_area) {
+    total += count;
+    areas += (areas.empty() ? "" : ", ") + area + " " + std::to_string(count);
+  }
+  return std::to_string(total) + " (" + areas + ")";
 }
 
 void note_skip(ExercisedPart& part, const TestRecord& record) {
@@ -78,6 +102,10 @@ Exercised what_was_exercised(const std::vector<TestRecord>& records, const Exerc
     ran += record.outcome != TestOutcome::skipped ? 1 : 0;
     const auto areas = rules.areas_by_suite.find(suite_of(record));
     if (areas == rules.areas_by_suite.end()) continue;
+    if (const auto area = unclaimed_area(record, rules)) {
+      ++exercised.not_claimed[*area];
+      continue;
+    }
     const std::string backend = record.backend.value_or(kNoBackend);
     std::vector<ExercisedPart*> touched;
     for (const std::string& area : areas->second) {
@@ -93,11 +121,14 @@ Exercised what_was_exercised(const std::vector<TestRecord>& records, const Exerc
       touched.push_back(&by_backend[backend]);
       for (const std::string& area : areas->second) touched.push_back(&by_area[area]);
     }
+    const bool must = record.level == RequirementLevel::must;
     for (ExercisedPart* part : touched) {
+      part->must_owed += must ? 1 : 0;
       if (record.outcome == TestOutcome::skipped) {
         note_skip(*part, record);
       } else {
         ++(record.counts ? part->ran : part->ran_not_counted);
+        part->must_ran += must ? 1 : 0;
       }
     }
   }
@@ -123,6 +154,10 @@ Exercised what_was_exercised(const std::vector<TestRecord>& records, const Exerc
   } else if (asking > 0 && asking_ran == 0) {
     problems.push_back("no test that asks the candidate ran and counts: " +
                        std::to_string(asking) + " selected");
+  } else if (asking == 0 && !exercised.not_claimed.empty()) {
+    problems.push_back("no test of an area the candidate declares was selected: every test that "
+                       "asks the candidate was not claimed, " +
+                       count_by_area(exercised.not_claimed));
   }
   // Once nothing that asks the candidate ran, the line above says it all.
   if (asking_ran > 0) {
@@ -168,8 +203,15 @@ std::string format_exercised(const Exercised& exercised) {
       out += std::to_string(part.ran_not_counted) + " ran not counted, ";
     }
     out += std::to_string(part.skipped) + " skipped";
+    if (part.must_owed > 0) {
+      out += ", MUST reach " + std::to_string(part.must_ran) + "/" + std::to_string(part.must_owed);
+    }
   }
   if (!area.empty()) out += "\n";
+  if (!exercised.not_claimed.empty()) {
+    out += "not claimed (skipped for an area the candidate does not declare; judged nowhere): " +
+           count_by_area(exercised.not_claimed) + "\n";
+  }
   for (const auto& [backend, why] : exercised.unreachable) {
     out += "not reachable in this run: " + backend + " (" + why + ")\n";
   }

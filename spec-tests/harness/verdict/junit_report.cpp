@@ -132,7 +132,8 @@ void add_case(const TestRecord& test, const std::string& candidate, SuiteCounts&
 }
 
 // The suite "(what the run exercised)": the profile and the claims as its
-// properties; a case per declared area and backend, its counts as properties
+// properties; a case per declared area and backend, its counts and MUST
+// reach as properties
 // (a skipped case when every test of it was skipped); a case per claim; and
 // a failing case per reason the run did not exercise enough, so that a CI
 // view shows red where the exit status is 2.
@@ -159,7 +160,9 @@ void add_exercised_suite(const RunSummary& run, std::vector<std::string>& order,
     open_case(part.area + "@" + part.backend);
     properties({{"ran", std::to_string(part.ran)},
                 {"ranNotCounted", std::to_string(part.ran_not_counted)},
-                {"skipped", std::to_string(part.skipped)}});
+                {"skipped", std::to_string(part.skipped)},
+                {"mustOwed", std::to_string(part.must_owed)},
+                {"mustRan", std::to_string(part.must_ran)}});
     if (part.ran + part.ran_not_counted == 0) {
       ++counts.skipped;
       counts.cases += "      <skipped type=\"skipped\" message=\"every test was skipped\"/>\n";

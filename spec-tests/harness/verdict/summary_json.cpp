@@ -164,9 +164,12 @@ std::string summary_json(const RunSummary& run) {
                      {"backend", part.backend},
                      {"ran", part.ran},
                      {"ranNotCounted", part.ran_not_counted},
-                     {"skipped", part.skipped}});
+                     {"skipped", part.skipped},
+                     {"mustOwed", part.must_owed},
+                     {"mustRan", part.must_ran}});
   }
   out["exercised"] = parts;
+  out["notClaimed"] = run.exercised.not_claimed;
   Json claims = Json::array();
   for (const ClaimCheck& check : run.exercised.claims) {
     claims.push_back({{"area", check.claim.area},

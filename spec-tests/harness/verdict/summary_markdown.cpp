@@ -144,11 +144,19 @@ std::string exercised_section(const Exercised& exercised) {
   std::string out;
   if (!exercised.parts.empty()) {
     out += "\n## What the run exercised\n\n| area | backend | ran, counted | ran, not counted "
-           "| skipped |\n|---|---|---|---|---|\n";
+           "| skipped | MUST reach |\n|---|---|---|---|---|---|\n";
     for (const ExercisedPart& part : exercised.parts) {
       out += "| " + part.area + " | " + part.backend + " | " + std::to_string(part.ran) + " | " +
-             std::to_string(part.ran_not_counted) + " | " + std::to_string(part.skipped) + " |\n";
+             std::to_string(part.ran_not_counted) + " | " + std::to_string(part.skipped) + " | " +
+             std::to_string(part.must_ran) + "/" + std::to_string(part.must_owed) + " |\n";
     }
+  }
+  if (!exercised.not_claimed.empty()) {
+    out += "\nNot claimed (skipped for an area the candidate does not declare, judged nowhere):";
+    for (const auto& [area, count] : exercised.not_claimed) {
+      out += " " + code(area) + " " + std::to_string(count);
+    }
+    out += ".\n";
   }
   if (!exercised.claims.empty()) {
     out += "\nClaims: ";
