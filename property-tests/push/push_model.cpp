@@ -45,23 +45,14 @@ std::map<std::string, std::string> scopes_of(const ModelTable& table, const stor
   return scopes;
 }
 
-bool has_every_scope(const ModelTable& table, const std::map<std::string, std::string>& scopes) {
-  return std::all_of(table.scope_columns.begin(), table.scope_columns.end(),
-                     [&](const auto& column) { return scopes.count(column.first) == 1; });
-}
-
 // §3.4 steps 2–3: every declared variable granted ('*' or the value). A
-// missing value denies, except for a stored row (`present_only`), where the
-// values it has are authorized first and a missing one is
-// sync.missing_scopes afterwards (docs/decisions.md, "missing scopes").
+// missing value denies (step 2), a stored row's as a payload's
+// (docs/decisions.md, "missing scopes").
 bool authorized(const ModelTable& table, const std::map<std::string, std::string>& scopes,
-                const ScopeMap& allowed, bool present_only = false) {
+                const ScopeMap& allowed) {
   for (const auto& [variable, column] : table.scope_columns) {
     const auto value = scopes.find(variable);
-    if (value == scopes.end()) {
-      if (present_only) continue;
-      return false;
-    }
+    if (value == scopes.end()) return false;
     const auto granted = allowed.find(variable);
     if (granted == allowed.end()) return false;
     const auto& values = granted->second;
@@ -126,12 +117,8 @@ ModelAnswer PushPipelineModel::push(const ModelActor& actor, const ModelCommit& 
         next_versions.push_back(std::nullopt);
         continue;
       }
-      if (!authorized(table, stored->scopes, allowed, true)) {
+      if (!authorized(table, stored->scopes, allowed)) {
         terminating = error(op_index, "sync.forbidden", kDeleteDeniedMessage);
-        break;
-      }
-      if (!has_every_scope(table, stored->scopes)) {
-        terminating = error(op_index, "sync.missing_scopes");
         break;
       }
       if (title_of(op.table, stored->values) == std::optional<std::string>("keep")) {
@@ -152,12 +139,8 @@ ModelAnswer PushPipelineModel::push(const ModelActor& actor, const ModelCommit& 
       break;
     }
     if (stored != nullptr) {
-      if (!authorized(table, stored->scopes, allowed, true)) {
+      if (!authorized(table, stored->scopes, allowed)) {
         terminating = error(op_index, "sync.forbidden");
-        break;
-      }
-      if (!has_every_scope(table, stored->scopes)) {
-        terminating = error(op_index, "sync.missing_scopes");
         break;
       }
       if (op.base_version && *op.base_version != stored->server_version) {  // base 0 included
@@ -193,7 +176,7 @@ ModelAnswer PushPipelineModel::push(const ModelActor& actor, const ModelCommit& 
                                                        : error(op_index, "sync.forbidden");
       break;
     }
-    if (!has_every_scope(table, scopes) || !authorized(table, scopes, allowed)) {
+    if (!authorized(table, scopes, allowed)) {
       terminating = error(op_index, "sync.forbidden");
       break;
     }

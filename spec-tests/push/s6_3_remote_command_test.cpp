@@ -6,6 +6,8 @@
 // SSP2's: the rows are at the 0.22 release's level.
 #include <gmock/gmock.h>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/fixtures/push_fixtures.hpp"
 
 namespace ssp::harness {
@@ -45,6 +47,16 @@ class RemoteCommand : public PushTest {
       return error.code();
     }
     return "";
+  }
+
+  // The result stored under `request`'s key for actor user-1 (REMOTE §3: the
+  // tuples as JSON text), as the candidate's storage reads it back.
+  std::optional<push::StoredPushResult> command_result(const CommandRequest& request) {
+    const auto text = [](std::initializer_list<std::string> items) {
+      return nlohmann::json(std::vector<std::string>(items)).dump();
+    };
+    return stored_result(text({request.operation_id, request.request_id}),
+                         text({"remote-command", "user-1", request.client_id}));
   }
 
   // The title of tasks row `row_id` (the counter of `increment`), or nothing.
@@ -91,9 +103,9 @@ TEST_P(RemoteCommand, PUSH_CMD_2_ABadMutationPlanIsAnInvalidRequestAndStoresNoth
     const CommandRequest request{"bad", "app", std::string("req-") + what};
     EXPECT_EQ(refusal([&] { run(request, DeclaredCommand{kind, "c1", "p1"}); }),
               "operation.invalid_request");
+    EXPECT_FALSE(command_result(request)) << "a refused plan stored an outcome";
   }
   EXPECT_TRUE(commits().empty());
-  EXPECT_EQ(count("sync_push_results"), 0) << "a refused plan stored an outcome";
 }
 
 TEST_P(RemoteCommand, PUSH_CMD_3_ARunThatThrowsFailsStoresNothingAndTheRetryRunsAgain) {
@@ -101,7 +113,7 @@ TEST_P(RemoteCommand, PUSH_CMD_3_ARunThatThrowsFailsStoresNothingAndTheRetryRuns
   const CommandRequest request{"inc", "app", "req-1"};
   EXPECT_EQ(refusal([&] { run(request, DeclaredCommand{Kind::fail, "c1", "p1"}); }),
             "operation.execution_failed");
-  EXPECT_EQ(count("sync_push_results"), 0);
+  EXPECT_FALSE(command_result(request));
   EXPECT_TRUE(commits().empty());
   const auto retry = run(request, increment("c1"));
   EXPECT_EQ(retry.status, PushAnswerStatus::applied) << "the failed run left a stored outcome";
@@ -119,12 +131,18 @@ TEST_P(RemoteCommand, PUSH_CMD_4_RequestsThatCannotRunAreRefusedBeforeAnythingIs
             "sync.invalid_client_id");
   EXPECT_EQ(refusal([&] { run({"inc", "app", "req-1"}, increment("c1"), false); }),
             "operation.forbidden");
+  // A resolver that throws fails as the host's code does (upstream's
+  // operations.ts: the run's catch), not as a refusal.
   EXPECT_EQ(refusal([&] {
               run({"inc", "app", "req-1"}, increment("c1"), true, actor(std::nullopt));
             }),
-            "operation.forbidden")
+            "operation.execution_failed")
       << "an actor whose scopes could not be resolved";
-  EXPECT_EQ(count("sync_push_results"), 0);
+  for (const CommandRequest& asked : std::initializer_list<CommandRequest>{
+           {"inc", "app", "req-1"}, {"inc", "app", ""}, {"", "app", "req-1"}}) {
+    EXPECT_FALSE(command_result(asked)) << asked.operation_id << "/" << asked.request_id;
+  }
+  EXPECT_TRUE(commits().empty());
   EXPECT_FALSE(title_of("c1").has_value());
 }
 

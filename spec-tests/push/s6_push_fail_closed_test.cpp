@@ -41,7 +41,7 @@ TEST_P(PushFailClosed, PUSH_9_AStorageThatCannotLockFailsBeforeAnyRowWrite) {
   holder->rollback();
   EXPECT_FALSE(row("tasks", "t1"));
   EXPECT_TRUE(commits().empty());
-  EXPECT_EQ(count("sync_push_results"), 0);
+  EXPECT_FALSE(stored_result("k1"));
   // Nothing was stored, so the same commit applies once the lock is free,
   // through the storage that gave up: it is not wedged.
   const auto retry = candidate().push().push(*pusher, schema(), actor(), the_commit, options());
@@ -62,12 +62,15 @@ TEST_P(PushFailClosed, PUSH_9_AStorageThatCannotFinalizeARejectionStoresNothing)
                                          upsert("tasks", "t1", task("t1", "p1", "b"), 0)});
   EXPECT_THROW(push(conflicting, failing), StorageError);
   EXPECT_FALSE(row("tasks", "t2"));
-  EXPECT_EQ(count("sync_push_results"), 1);  // the seed's
+  EXPECT_FALSE(stored_result("k1"));
+  EXPECT_TRUE(stored_result("seed"));
   EXPECT_EQ(commits().size(), 1u);
   // The storage is not wedged, and the retry stores the rejection itself.
   const auto retry = push(conflicting);
   EXPECT_EQ(retry.status, PushAnswerStatus::rejected);
-  EXPECT_EQ(count("sync_push_results"), 2);
+  const auto stored = stored_result("k1");
+  ASSERT_TRUE(stored) << "the retried rejection is not stored";
+  EXPECT_EQ(stored->status, push::PushStatus::rejected);
 }
 
 }  // namespace

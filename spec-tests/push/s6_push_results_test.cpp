@@ -16,8 +16,10 @@ using push::PushHookPoint;
 
 class PushResults : public PushTest {
  protected:
-  // The stored result text of `client_commit_id`, as the database holds it.
-  std::vector<std::string> stored_text(const std::string& client_commit_id) {
+  // The stored result text of `client_commit_id`, as upstream's table holds it.
+  std::vector<std::string> stored_text(const CapabilityGrant& upstream_tables,
+                                       const std::string& client_commit_id) {
+    upstream_tables.require(Capability::upstream_tables);
     return database().query_column(
         "SELECT result FROM sync_push_results WHERE client_commit_id = '" + client_commit_id +
         "'");
@@ -93,10 +95,12 @@ TEST_P(PushResults, PUSH_5_ARepeatedCommitIdReplaysWithoutRunningAgain) {
 
 TEST_P(PushResults, PUSH_8_AnUnreadableStoredResultIsARetryableCacheMissNeverStored) {
   record_spec("§6.3", "PUSH-8");
+  // An unreadable result can only be made by editing upstream's table.
+  SSP_GRANT_CAPABILITY(tables, candidate(), Capability::upstream_tables);
   const auto the_commit = commit("k1", {upsert("tasks", "t1", task("t1", "p1", "a"))});
   ASSERT_GT(apply(the_commit), 0);
   database().exec("UPDATE sync_push_results SET result = '{\"results\":3}'");
-  const auto before = stored_text("k1");
+  const auto before = stored_text(tables, "k1");
   int validations = 0;
   auto counting = options();
   counting.row_validators["tasks"] = [&](const push::RowValidation&) { ++validations; };
@@ -107,7 +111,7 @@ TEST_P(PushResults, PUSH_8_AnUnreadableStoredResultIsARetryableCacheMissNeverSto
   EXPECT_EQ(answer.results[0].code, "sync.idempotency_cache_miss");
   EXPECT_EQ(validations, 0);
   // Not persisted (§6.3): the stored text is as it was.
-  EXPECT_EQ(stored_text("k1"), before);
+  EXPECT_EQ(stored_text(tables, "k1"), before);
   EXPECT_EQ(payload_of("tasks", "t1"), std::optional<storage::Bytes>(task("t1", "p1", "a")));
   EXPECT_EQ(commits().size(), 1u);
 }
@@ -116,6 +120,7 @@ TEST_P(PushResults, PUSH_8_AnUnreadableStoredResultIsARetryableCacheMissNeverSto
 // operation 0) and upstream's message.
 TEST_P(PushResults, PUSH_8_REL_TheCacheMissIsOneRetryableErrorAtOperationZero) {
   record_spec("§6.3", "PUSH-8-REL");
+  SSP_REQUIRE_CAPABILITY(candidate(), Capability::upstream_tables);
   const auto the_commit = commit("k1", {upsert("tasks", "t1", task("t1", "p1", "a"))});
   ASSERT_GT(apply(the_commit), 0);
   database().exec("UPDATE sync_push_results SET result = '{\"results\":3}'");
@@ -126,6 +131,7 @@ TEST_P(PushResults, PUSH_8_REL_TheCacheMissIsOneRetryableErrorAtOperationZero) {
 
 TEST_P(PushResults, PUSH_8_TheLockedRecheckAnswersTheCacheMissToo) {
   record_spec("§6.3", "PUSH-8");
+  SSP_GRANT_CAPABILITY(tables, candidate(), Capability::upstream_tables);
   SSP_GRANT_CAPABILITY(push_hooks, candidate(), Capability::push_hooks);
   // After the optimistic lookup missed, an unreadable result appears under the key.
   auto racing = options();
@@ -141,7 +147,7 @@ TEST_P(PushResults, PUSH_8_TheLockedRecheckAnswersTheCacheMissToo) {
   EXPECT_EQ(answer.results[0].code, "sync.idempotency_cache_miss");
   EXPECT_FALSE(row("tasks", "t1"));
   EXPECT_TRUE(commits().empty());
-  EXPECT_EQ(count("sync_push_results"), 1);  // the unreadable one, no other
+  EXPECT_EQ(count(tables, "sync_push_results"), 1);  // the unreadable one, no other
 }
 
 }  // namespace

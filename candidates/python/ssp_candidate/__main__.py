@@ -1,4 +1,4 @@
-"""``python3 -m ssp_candidate [--find-latest-created] [--digests-reversed] [--no-hooks]``: serve the
+"""``python3 -m ssp_candidate [--find-latest-created] [--digests-reversed] [--no-hooks] [--renamed-tables]``: serve the
 driver protocol on stdin/stdout. The flags pick other answers where SPEC allows several
 (``choices.py``, README "Other permissible answers")."""
 
@@ -21,12 +21,16 @@ def parse_choices(argv) -> choices.Choices:
     parser.add_argument("--digests-reversed", action="store_true",
                         help="scopeDigests in the reverse of decision D4's order: the others "
                              "descending by bytes, then the primary last")
+    parser.add_argument("--renamed-tables", action="store_true",
+                        help="keep the storage's own tables under other names and declare no "
+                             "upstreamTables (renamed_tables.py)")
     parser.add_argument("--no-hooks", action="store_true",
                         help="declare no hook points (hooks, pushHooks) in hello, as a "
                              "production implementation has none")
     args = parser.parse_args(argv)
     return choices.Choices(find_latest_created=args.find_latest_created,
-                           digests_reversed=args.digests_reversed, hooks=not args.no_hooks)
+                           digests_reversed=args.digests_reversed, hooks=not args.no_hooks,
+                           renamed_tables=args.renamed_tables)
 
 
 def main(argv=None) -> int:

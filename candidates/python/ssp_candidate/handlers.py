@@ -47,7 +47,8 @@ def hello(server, params):
     capabilities = {"backends": BACKENDS, "areas": AREAS, "hooks": hooks, "hasher": True, "readOnly": True}
     if version >= 2:
         capabilities.update({"push": True, "transactions": True, "pushHooks": hooks, "commands": True,
-                             "queryAuthoritative": True})
+                             "queryAuthoritative": True,
+                             "upstreamTables": not choices.current().renamed_tables})
     return {
         "protocol": version,
         "implementation": {"name": "ssp-python-candidate", "version": __version__},

@@ -318,17 +318,14 @@ def _apply_operations(tx, schema, actor, commit, callbacks):
 
 
 def _authorize_stored(table, stored, allowed, op_index, what):
-    """§3.4 rules 2–3 against the stored row: every value it has must be allowed; then a
-    declared variable it lacks is ``sync.missing_scopes`` (decisions "missing scopes")."""
+    """§3.4 rules 2–3 against the stored row: every declared variable needs a value the
+    actor is allowed; a missing value denies whatever the actor is allowed (step 2), and
+    every denial is ``sync.forbidden`` (step 4; decisions "missing scopes")."""
     scopes = stored["scopes"]
     for variable in table.scope_variables():
-        if variable in scopes and not _allowed(allowed, variable, scopes[variable]):
+        if not scopes.get(variable) or not _allowed(allowed, variable, scopes[variable]):
             raise _Terminated(error_record(op_index, "sync.forbidden",
                                            "%s denied by scope authorization (§3.4)" % what))
-    for variable in table.scope_variables():
-        if not scopes.get(variable):
-            raise _Terminated(error_record(op_index, "sync.missing_scopes", "stored row %s lacks scope %s"
-                                           % (quote(stored["rowId"]), quote(variable))))
 
 
 def _validate_commit(tx, storage, commit, actor, evidence, callbacks, on_reader):

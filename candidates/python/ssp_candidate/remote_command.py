@@ -5,8 +5,8 @@ operation, request), in the key space push refuses to clients (``["remote-comman
 
 In order: empty ids (``operation.invalid_request``), a client id in the reserved key space
 (``sync.invalid_client_id``), no command registered (``operation.unknown``), ``authorize`` on
-every delivery before any idempotency lookup, unresolved scopes (both
-``operation.forbidden``); then the push pipeline, whose operations ``run`` makes under the
+every delivery before any idempotency lookup (``operation.forbidden``), unresolved scopes
+(``operation.execution_failed``, as a failed ``run``); then the push pipeline, whose operations ``run`` makes under the
 lock. A refused plan or a failed ``run`` rolls back: nothing is stored, a retry runs again.
 
 Written from docs/driver-protocol.md ("command.run"), with the C++ reference's
@@ -156,8 +156,8 @@ def run_remote_command(storage, schema, actor, registry, request, now_ms, cache_
     if not _registered_code(lambda: command.authorize(context)):
         raise OperationRefused("operation.forbidden", "the command is not authorized")
     allowed = actor.get("allowedScopes")
-    if allowed is None:
-        raise OperationRefused("operation.forbidden", "live scope authorization is unavailable for this command")
+    if allowed is None:  # the resolver threw: the host's code failed, as a throwing run does
+        raise OperationRefused("operation.execution_failed", "registered remote operation failed")
     client_id, commit_id = command_key(actor["actorId"], request)
 
     def build(tx):

@@ -19,12 +19,12 @@ from .schema import layouts_json
 from .schema_startup import projection_values, run_startup
 from .storage_ddl import ident
 from .storage_errors import ConstraintViolation, StorageQueryError, UnknownTable
-from . import push_results
+from . import push_results, renamed_tables
 
 
 def connect(path, lock_wait_ms):
     conn = sqlite3.connect(path, timeout=max(lock_wait_ms, 0) / 1000.0, isolation_level=None,
-                           check_same_thread=False)
+                           check_same_thread=False, factory=renamed_tables.connection_class())
     conn.execute("PRAGMA busy_timeout = %d" % max(lock_wait_ms, 0))
     return conn
 

@@ -20,6 +20,7 @@ from .errors import InvalidInput, StoreFailure
 from .model import Metadata, Publication, Record
 from .publications import digest_view, legacy_publications, make_record, publication_key
 from .store import SegmentStore, held_within, stats_over
+from . import renamed_tables
 
 # Upstream 0.21/0.22 DDL (server-0.21-to-0.22.diff), statement for statement.
 DDL_SEGMENTS = """
@@ -150,10 +151,12 @@ class SqliteSegmentStore(SegmentStore):
         if self.read_only:
             uri = "file:%s?mode=ro" % urllib.parse.quote(self.path)
             connection = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
-                                         timeout=self._busy_timeout_s)
+                                         timeout=self._busy_timeout_s,
+                                         factory=renamed_tables.connection_class())
         else:
             connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                         timeout=self._busy_timeout_s)
+                                         timeout=self._busy_timeout_s,
+                                         factory=renamed_tables.connection_class())
         connection.text_factory = _decode_text
         return connection
 

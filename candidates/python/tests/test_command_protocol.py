@@ -116,7 +116,8 @@ class CommandProtocolTest(unittest.TestCase):
                          ("ssp.operation_refused", "operation.unknown"))
         self.assertEqual(self.refusal(self.command(authorized=False, allowed=None)),
                          ("ssp.operation_refused", "operation.forbidden"))
-        self.assertEqual(self.refusal(self.command(allowed=None)), ("ssp.operation_refused", "operation.forbidden"))
+        self.assertEqual(self.refusal(self.command(allowed=None)),
+                         ("ssp.operation_refused", "operation.execution_failed"))
         self.assertEqual(self.count("sync_push_results"), 0)
         self.assertIsNone(self.row("c1"))
 

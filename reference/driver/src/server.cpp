@@ -36,7 +36,8 @@ Json hello(const DriverSwitches& switches, const Fields& params) {
         {"transactions", pushes},
         {"pushHooks", pushes && switches.hooks},
         {"commands", pushes && switches.commands},
-        {"queryAuthoritative", pushes}}}};
+        {"queryAuthoritative", pushes},
+        {"upstreamTables", pushes}}}};
 }
 
 }  // namespace

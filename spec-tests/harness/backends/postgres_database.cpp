@@ -154,14 +154,20 @@ void PostgresTestDatabase::inject_insert_failure(const std::string& table, int a
 }
 
 bool PostgresTestDatabase::inject_commit_failure() {
-  for (const std::string table : {"sync_commits", "sync_push_results"}) {
+  // Every table of the candidate's schema, whatever their names: a push that
+  // writes anything (a commit, a stored rejection) fails at its COMMIT.
+  const std::vector<std::string> tables = query_column(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() "
+      "AND table_type = 'BASE TABLE' ORDER BY table_name");
+  for (const std::string& table : tables) {
     const std::string name = "ssp_injected_failure_" + std::to_string(triggers_.size());
     // io_error (58030): a failure of the database, not a constraint the data broke.
     exec("CREATE FUNCTION " + name + "() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN "
          "RAISE EXCEPTION 'ssp injected failure at COMMIT' USING ERRCODE = 'io_error'; END $fn$");
-    exec("CREATE CONSTRAINT TRIGGER " + name + " AFTER INSERT ON " + table +
-         " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION " + name + "()");
-    triggers_.push_back(name + " ON " + table);
+    exec("CREATE CONSTRAINT TRIGGER " + name + " AFTER INSERT OR UPDATE OR DELETE ON " +
+         connection_.quote_name(table) + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION " +
+         name + "()");
+    triggers_.push_back(name + " ON " + connection_.quote_name(table));
   }
   return true;
 }

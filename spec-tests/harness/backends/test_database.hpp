@@ -62,8 +62,8 @@ class TestDatabase {
   // insert-if-absent that finds its row.
   virtual void inject_write_failure(int after_writes) = 0;
 
-  // Makes the COMMIT of every transaction that inserted into sync_commits or
-  // sync_push_results fail, as a disk failing at the commit's flush would: a
+  // Makes the COMMIT of every transaction that wrote a row of any table of
+  // the database fail, as a disk failing at the commit's flush would: a
   // deferred check, so every statement before COMMIT succeeds. Returns false,
   // injecting nothing, where the backend has no such check (SQLite: no
   // deferred trigger, and a deferred foreign key needs a pragma on the

@@ -42,6 +42,9 @@ enum class Capability {
   push_hooks,       // PushOptions::hook runs at H0–H6 and can park or fail the push
   commands,         // commands(): registered remote commands of the declared vocabulary
   authoritative_queries,  // ServerStorage::query_authoritative
+  upstream_tables,  // the storage keeps upstream 0.22's tables (sync_commits, sync_push_results,
+                    // …) under their names: a test may read or edit them by SQL, a check of
+                    // the 0.22 storage format, never of what SSP2 requires
   process_kill,     // a callback may kill the process serving the call (CandidateKilled), and a
                     // new process then opens the same database: only a candidate in a process
                     // of its own (a driver) offers it

@@ -45,6 +45,8 @@ class DriverCandidate final : public Candidate {
       case Capability::commands: return hello_.commands && has(Capability::push);
       case Capability::authoritative_queries:
         return hello_.authoritative_queries && has(Capability::push);
+      case Capability::upstream_tables:
+        return hello_.upstream_tables && hello_.areas.contains("storage");
       case Capability::process_kill: return true;  // every driver runs in a process group of its own
     }
     return false;

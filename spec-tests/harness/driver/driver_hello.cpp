@@ -44,6 +44,7 @@ DriverHello read_hello(const wire::Json& answer, std::int64_t asked) {
       hello.push_hooks = optional_flag(capabilities, "pushHooks");
       hello.commands = optional_flag(capabilities, "commands");
       hello.authoritative_queries = optional_flag(capabilities, "queryAuthoritative");
+      hello.upstream_tables = optional_flag(capabilities, "upstreamTables");
     }
     return hello;
   } catch (const wire::WireError& error) {

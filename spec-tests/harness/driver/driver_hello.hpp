@@ -24,6 +24,7 @@ struct DriverHello {
   bool push_hooks = false;  // "pushHooks"
   bool commands = false;    // "commands"
   bool authoritative_queries = false;  // "queryAuthoritative"
+  bool upstream_tables = false;        // "upstreamTables"
 };
 
 // Sends hello for version 2 on `process`, and for version 1 again when the

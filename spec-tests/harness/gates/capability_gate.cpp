@@ -24,6 +24,8 @@ std::string_view capability_name(Capability capability) {
     case Capability::commands: return "registered remote commands (command.run)";
     case Capability::authoritative_queries:
       return "authoritative queries (storage.query_authoritative)";
+    case Capability::upstream_tables:
+      return "upstream 0.22's storage tables under their names (read and edited by SQL)";
     case Capability::process_kill: return "being killed at a callback (a process of its own)";
   }
   return "an unknown capability";
@@ -47,6 +49,7 @@ std::string_view capability_key(Capability capability) {
     case Capability::push_hooks: return "push_hooks";
     case Capability::commands: return "commands";
     case Capability::authoritative_queries: return "authoritative_queries";
+    case Capability::upstream_tables: return "upstream_tables";
     case Capability::process_kill: return "process_kill";
   }
   return "unknown";

@@ -32,7 +32,7 @@ bool scope_allowed(const ScopeMap& allowed, const std::string& variable, const s
 
 // §3.4 step 3 over every declared variable of `table` that `scopes` holds a
 // non-empty value for. A declared variable `scopes` lacks is not decided
-// here: for a stored row it is sync.missing_scopes (first_missing_variable).
+// here: the caller denies it (first_missing_variable, §3.4 step 2).
 bool scopes_authorized(const storage::CompiledTable& table, const StoredScopes& scopes,
                        const ScopeMap& allowed);
 

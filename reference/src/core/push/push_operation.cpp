@@ -101,17 +101,13 @@ class OperationRun {
     return storage::decode_row(layout, payload);
   }
 
-  // §3.4 rules 2–3 on a stored row, then §3.1: a stored row without a value
-  // for every declared variable would emit a change without stored scopes.
+  // §3.4 steps 2–3 on a stored row: every value it has must be allowed, and
+  // a declared variable it has no value for denies (step 2), whatever the
+  // actor is allowed; either is `sync.forbidden` (step 4).
   bool authorize_stored(const StoredRow& stored, std::string_view denial) {
-    if (!scopes_authorized(table_, stored.scopes, *actor_.allowed_scopes)) {
+    if (!scopes_authorized(table_, stored.scopes, *actor_.allowed_scopes) ||
+        first_missing_variable(table_, stored.scopes)) {
       error(kForbidden, std::string(denial));
-      return false;
-    }
-    if (const auto missing = first_missing_variable(table_, stored.scopes)) {
-      error("sync.missing_scopes", "stored row of table \"" + table_.name() +
-                                       "\" has no value for scope variable \"" + *missing +
-                                       "\" (§3.1)");
       return false;
     }
     return true;

@@ -143,9 +143,10 @@ PushAnswer run_remote_command(storage::ServerStorage& storage,
   const bool authorized =
       registered_code([&] { return !command.authorize || command.authorize(context); });
   if (!authorized) throw OperationError("operation.forbidden", "the command is not authorized");
+  // A resolver that threw is a failure of the host's code, as a throwing run
+  // is (upstream's operations.ts lets it reach the same catch).
   if (!actor.allowed_scopes) {
-    throw OperationError("operation.forbidden",
-                         "live scope authorization is unavailable for this command");
+    throw OperationError("operation.execution_failed", "registered remote operation failed");
   }
   const auto [client_id, commit_id] = command_idempotency_key(actor.actor_id, request);
   const PushCommit commit{client_id, commit_id, {}};
