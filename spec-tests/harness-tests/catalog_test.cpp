@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "harness/catalog/spec.hpp"
 #include "harness/catalog/source_citations.hpp"
@@ -111,10 +112,13 @@ TEST(Catalog, TRACE_11_EveryConformanceRowNamesItsSource) {
   record_spec("Catalog", "TRACE-11");
   const auto repository = repository_directory();
   if (!repository) GTEST_SKIP() << kNoRepository;
-  const auto index =
-      parse_spec_keyword_index(read_text_file(*repository / "docs/spec-keywords.md"));
+  auto index = parse_spec_keyword_index(read_text_file(*repository / "docs/spec-keywords.md"));
   ASSERT_GT(index.occurrences.size(), 100u) << "docs/spec-keywords.md lists no occurrences";
   ASSERT_FALSE(index.diff_hunks.empty()) << "docs/spec-keywords.md lists no diff file";
+  index.upstream_files = parse_upstream_manifest(
+      read_text_file(*repository / "docs/requirements/upstream-files.md"));
+  ASSERT_GT(index.upstream_files.size(), 20u)
+      << "docs/requirements/upstream-files.md lists no upstream file";
   const auto catalog = the_catalog();
   ASSERT_FALSE(catalog.empty());
   for (const auto& problem : source_problems(catalog, index)) ADD_FAILURE() << problem;
@@ -122,11 +126,16 @@ TEST(Catalog, TRACE_11_EveryConformanceRowNamesItsSource) {
 
 TEST(Catalog, TRACE_11_TheCheckFindsEachKindOfWrongSource) {
   record_spec("Catalog", "TRACE-11");
-  const SpecKeywordIndex index = parse_spec_keyword_index(
+  SpecKeywordIndex index = parse_spec_keyword_index(
       "| section | keyword | occurrence | line |\n|---|---|---|---|\n"
       "| \u00a76.4 | MUST | 1 | 10 |\n| \u00a76.4 | MUST | 2 | 12 |\n"
       "| \u00a76.4 | MUST NOT | 1 | 12 |\n| \u00a76.3 | SHOULD | 1 | 9 |\n\n"
       "| diff file | path | hunks |\n|---|---|---|\n| storage.ts | `package/src/storage.ts` | 2 |\n");
+  index.upstream_files = parse_upstream_manifest(
+      "# Upstream files\n\nCommit: `0123`\n\n| path |\n|---|\n| `package/src/push.ts` |\n"
+      "| `core/src/row-codec.ts` |\n");
+  EXPECT_EQ(index.upstream_files,
+            (std::set<std::string>{"package/src/push.ts", "core/src/row-codec.ts"}));
   EXPECT_EQ(index.occurrences.size(), 4u);
   EXPECT_EQ(index.diff_hunks.at("storage.ts"), 2);
 
@@ -145,6 +154,8 @@ TEST(Catalog, TRACE_11_TheCheckFindsEachKindOfWrongSource) {
            "0.22 (diff storage.ts @@3)",                      // no such hunk
            "0.22 (diff push.ts)",                             // not a file of the diff
            "0.22 (the release)",                              // neither form
+           "0.22 (upstream core/src/row-codec.ts)",           // right: a file of @syncular/core
+           "0.22 (upstream package/src/core/row-codec.ts)",   // no such file upstream
        }) {
     rows.push_back({"a.md", "R" + std::to_string(rows.size() + 1), "\u00a76.4", level, {}});
   }
@@ -162,7 +173,10 @@ TEST(Catalog, TRACE_11_TheCheckFindsEachKindOfWrongSource) {
   EXPECT_TRUE(mentions(problems, "R11 (0.22 (diff storage.ts @@3)) names hunk @@3 of storage.ts, which has 2"));
   EXPECT_TRUE(mentions(problems, "R12 (0.22 (diff push.ts)) names push.ts, which is not a file of the 0.22 diff"));
   EXPECT_TRUE(mentions(problems, "R13 (0.22 (the release)) names 'the release', neither"));
-  EXPECT_EQ(problems.size(), 9u);
+  EXPECT_TRUE(mentions(problems, "R15 (0.22 (upstream package/src/core/row-codec.ts)) names "
+                                 "upstream package/src/core/row-codec.ts, which upstream does "
+                                 "not have"));
+  EXPECT_EQ(problems.size(), 10u);
   for (const auto& problem : problems) {
     EXPECT_EQ(problem.find("R1 "), std::string::npos) << problem;
     EXPECT_EQ(problem.find("H1"), std::string::npos) << problem;

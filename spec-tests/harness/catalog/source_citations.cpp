@@ -12,7 +12,7 @@ namespace {
 const std::regex kKeywordCitation(R"(^(\S+) (MUST NOT|MUST|SHOULD NOT|SHOULD)#([1-9][0-9]*)$)");
 // "diff storage.ts", "diff storage.ts @@2".
 const std::regex kDiffCitation(R"(^diff (\S+)(?: @@([1-9][0-9]*))?$)");
-const std::regex kUpstreamCitation(R"(^upstream package/\S+$)");
+const std::regex kUpstreamCitation(R"(^upstream (\S+)$)");
 
 int whole_number(const std::string& cell, const std::string& where) {
   if (cell.empty() || cell.find_first_not_of("0123456789") != std::string::npos) {
@@ -47,8 +47,12 @@ std::string keyword_citation_problem(const std::string& source, RequirementLevel
 
 // What is wrong with one source of a 0.22 row.
 std::string release_citation_problem(const std::string& source, const SpecKeywordIndex& index) {
-  if (std::regex_match(source, kUpstreamCitation)) return "";
   std::smatch cited;
+  if (std::regex_match(source, cited, kUpstreamCitation)) {
+    if (index.upstream_files.contains(cited[1])) return "";
+    return "names upstream " + cited[1].str() +
+           ", which upstream does not have (docs/requirements/upstream-files.md)";
+  }
   if (!std::regex_match(source, cited, kDiffCitation)) {
     return "names '" + source + "', neither 'diff FILE [@@N]' nor 'upstream package/…'";
   }
@@ -82,6 +86,25 @@ SpecKeywordIndex parse_spec_keyword_index(const std::string& markdown) {
     }
   }
   return index;
+}
+
+std::set<std::string> parse_upstream_manifest(const std::string& markdown) {
+  std::set<std::string> files;
+  for (const MarkdownTable& table :
+       markdown_tables_of(markdown, "docs/requirements/upstream-files.md")) {
+    if (table.header != std::vector<std::string>{"path"}) continue;
+    for (const auto& row : table.rows) {
+      std::string path = row.empty() ? "" : row.front();
+      if (path.size() >= 2 && path.front() == '`' && path.back() == '`') {
+        path = path.substr(1, path.size() - 2);
+      }
+      if (path.empty()) {
+        throw std::runtime_error("docs/requirements/upstream-files.md: a row names no path");
+      }
+      files.insert(path);
+    }
+  }
+  return files;
 }
 
 std::vector<std::string> source_problems(const std::vector<CatalogEntry>& catalog,

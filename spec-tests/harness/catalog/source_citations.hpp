@@ -22,12 +22,19 @@ struct SpecKeywordIndex {
   std::set<std::tuple<std::string, std::string, int>> occurrences;
   // A file of the release diff by its base name → how many hunks it has.
   std::map<std::string, int> diff_hunks;
+  // The upstream files a row may cite ("package/src/push.ts", "core/src/…"),
+  // from docs/requirements/upstream-files.md (parse_upstream_manifest).
+  std::set<std::string> upstream_files;
 };
 
 // The index's two tables, read from the text of docs/spec-keywords.md.
 // Throws std::runtime_error naming the row when a cell is not what the
 // generator writes.
 SpecKeywordIndex parse_spec_keyword_index(const std::string& markdown);
+
+// The paths the manifest docs/requirements/upstream-files.md lists, from its
+// text (scripts/upstream-files writes it from a checkout of upstream).
+std::set<std::string> parse_upstream_manifest(const std::string& markdown);
 
 // What is wrong with the sources of the conformance rows (empty when
 // nothing):
@@ -37,7 +44,7 @@ SpecKeywordIndex parse_spec_keyword_index(const std::string& markdown);
 //    a MUST or MUST NOT, a SHOULD row on a SHOULD or SHOULD NOT);
 //  - a 0.22 row that names no source, or one that is neither "diff FILE",
 //    "diff FILE @@N" with FILE and its N-th hunk in the index, nor
-//    "upstream package/…".
+//    "upstream PATH" with PATH a file the upstream manifest lists.
 // Reference rows are level_problems' (catalog.hpp); rows of other kinds judge
 // no candidate and need no source.
 std::vector<std::string> source_problems(const std::vector<CatalogEntry>& catalog,
