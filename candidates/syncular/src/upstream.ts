@@ -1,0 +1,43 @@
+/**
+ * The upstream modules the driver serves, loaded from the tree named on the command line
+ * (`--server-src`): the checkout's packages/server/src for 0.21, or the 0.22 tree that
+ * scripts/syncular-setup builds. Nothing of upstream is copied into this directory.
+ */
+import { join } from 'node:path';
+
+export interface UpstreamSegments {
+  /** segment-store.ts */
+  MemorySegmentStore: new (options?: { ttlMs?: number }) => SegmentStoreLike;
+  /** sqlite-segment-store.ts */
+  SqliteSegmentStore: new (db: SqliteDatabaseLike, options?: { ttlMs?: number }) => SegmentStoreLike;
+  /** sqlite-bun-driver.ts */
+  BunSqliteDatabase: new (path: string) => SqliteDatabaseLike;
+}
+
+export interface SqliteDatabaseLike {
+  exec(sql: string): void;
+  close(): void;
+}
+
+// The shapes the driver reads; the record type differs between 0.21 and 0.22.
+export type UpstreamRecord = Record<string, unknown>;
+
+export interface SegmentStoreLike {
+  put(metadata: Record<string, unknown>, bytes: Uint8Array, nowMs: number): Promise<UpstreamRecord>;
+  get(segmentId: string): Promise<{ record: UpstreamRecord; bytes: Uint8Array } | undefined>;
+  find(key: Record<string, unknown>, nowMs: number): Promise<UpstreamRecord | undefined>;
+  stats?(): Promise<{ count: number; bytes: number; rowsSegments: number; sqliteSegments: number }>;
+}
+
+export async function loadSegments(serverSrc: string): Promise<UpstreamSegments> {
+  const [memory, sqlite, driver] = await Promise.all([
+    import(join(serverSrc, 'segment-store.ts')),
+    import(join(serverSrc, 'sqlite-segment-store.ts')),
+    import(join(serverSrc, 'sqlite-bun-driver.ts')),
+  ]);
+  return {
+    MemorySegmentStore: memory.MemorySegmentStore,
+    SqliteSegmentStore: sqlite.SqliteSegmentStore,
+    BunSqliteDatabase: driver.BunSqliteDatabase,
+  };
+}
