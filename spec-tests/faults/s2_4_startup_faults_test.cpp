@@ -139,13 +139,16 @@ class StartupFaults : public StorageTest {
   }
 
   // Cuts the startup's connection at `point`: it must complete or fail with
-  // an error (fails-cleanly). Returns the cut, for the trace of what follows.
+  // an error, never hang (fails-cleanly). Returns the cut, for the trace of what follows.
   CutCall cut_startup(TestDatabase& db, const std::string& point) {
     const auto relayed = open_relayed(db);
     const CutCall cut = cut_during(*relay_, point, [&] {
       relayed->ensure_schema(compiled(startup_fault_bump()));
     });
-    if (!cut.cut) {
+    if (cut.never_answered) {
+      ADD_FAILURE() << "fails-cleanly: the startup never answered after its connection was cut "
+                    << "at " << point << " (" << *cut.never_answered << ")";
+    } else if (!cut.cut) {
       ADD_FAILURE() << "the startup made fewer round trips than its clean run; it "
                     << (cut.failure ? "failed: " + *cut.failure : std::string("completed"));
     } else {

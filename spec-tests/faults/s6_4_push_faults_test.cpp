@@ -196,13 +196,19 @@ class PushFaults : public PushRoundTest {
 
   // Cuts the push's connection at `point` (round_trip_cut_points' name): the
   // push must answer as a clean one did, or fail with an error
-  // (fails-cleanly); a DriverError (the driver crashed or broke the
-  // protocol) ends the test. Returns the cut, for the trace of what follows.
+  // (fails-cleanly), never hang; a DriverError (the driver crashed or broke
+  // the protocol) ends the test. Returns the cut, for the trace of what follows.
   CutCall cut_push(const FaultPlan& plan, int round, storage::ServerStorage& relayed,
                    const push::PushOptions& working, const std::string& point) {
     std::optional<push::PushAnswer> answer;
     const CutCall cut =
         cut_during(*relay_, point, [&] { answer = send(plan, round, relayed, working); });
+    if (cut.never_answered) {
+      ADD_FAILURE() << "fails-cleanly: the push never answered after its connection was cut at "
+                    << point << "; a call that hangs when its database connection drops fails "
+                    << "(" << *cut.never_answered << ")";
+      return cut;
+    }
     if (!cut.cut) {
       ADD_FAILURE() << "the push made fewer round trips than its clean run; it "
                     << (answer ? "answered " + ::testing::PrintToString(*answer)

@@ -30,10 +30,16 @@
 //    process wrote, as an implementation that replays from a cache in memory:
 //    a retry that reaches a new process applies the push again (FAULT-3),
 //    and runs a remote command again (FAULT-11).
+//  - never-answers-a-failed-push: push.run and command.run, when the call
+//    fails (its connection cut), never answer, as upstream's push does when
+//    Bun.sql loses its PostgreSQL connection (docs/findings/syncular.md): the
+//    cut plans must fail it (fails-cleanly), not err (FAULT-5, FAULT-12).
 // And one fault of the process's life (HARNESS-48):
 //  - close-fails: segments.close closes the store, then answers an error, so
 //    the harness must not hand the process to another store.
+#include <chrono>
 #include <iostream>
+#include <thread>
 #include <stdexcept>
 
 #include <set>
@@ -259,6 +265,18 @@ Json command_replays_from_memory(const Fields& params) {
   return run_command_request(params, storage);
 }
 
+Method never_answers_when_it_fails(Method real) {
+  return [real](const Fields& params) -> Json {
+    try {
+      return real(params);
+    } catch (const std::exception& failure) {
+      std::cerr << "ssp-fake-push-driver: the call failed (" << failure.what()
+                << "); it will never answer\n";
+      for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+    }
+  };
+}
+
 Method close_fails(Method real) {
   return [real](const Fields& params) -> Json {
     real(params);
@@ -292,13 +310,17 @@ int main(int argc, char** argv) {
   } else if (fault == "replays-from-memory") {
     methods["push.run"] = replays_from_memory;
     methods["command.run"] = command_replays_from_memory;
+  } else if (fault == "never-answers-a-failed-push") {
+    for (const char* method : {"push.run", "command.run"}) {
+      methods[method] = never_answers_when_it_fails(methods[method]);
+    }
   } else if (fault == "close-fails") {
     methods["segments.close"] = close_fails(methods["segments.close"]);
   } else {
     std::cerr << "usage: ssp-fake-push-driver commits-before-validating | applied-for-replay | "
                  "skips-a-hook-point | upsert-loses-its-error | relays-an-invalid-stored-result | "
                  "stores-the-result-after-commit | commits-the-rows-before-the-result | "
-                 "replays-from-memory | close-fails\n";
+                 "replays-from-memory | never-answers-a-failed-push | close-fails\n";
     return 2;
   }
   return serve_standard_streams(methods);

@@ -338,7 +338,9 @@ Json DriverProcess::call(const std::string& method, Json params,
   while (!pending.answer) {
     if (broken_) {
       const std::string reason = *broken_;
+      const bool silent = silent_;
       lock.unlock();
+      if (silent) throw DriverSilent(method, reason + stderr_tail());
       fail(method, reason);
     }
     const auto now = std::chrono::steady_clock::now();
@@ -348,6 +350,7 @@ Json DriverProcess::call(const std::string& method, Json params,
       broken_ = "no answer within the call's ceiling of " +
                 std::to_string(limits_.ceiling.count()) +
                 " ms (SSP_DRIVER_CALL_CEILING_MS), callbacks included; the driver was killed";
+      silent_ = true;
       kill_locked();
       continue;
     }
@@ -391,6 +394,7 @@ Json DriverProcess::call(const std::string& method, Json params,
         std::chrono::steady_clock::now() >= silent_until) {
       broken_ = "no answer within " + std::to_string(limits_.deadline.count()) +
                 " ms (SSP_DRIVER_TIMEOUT_MS); the driver was killed";
+      silent_ = true;
       kill_locked();
     }
   }

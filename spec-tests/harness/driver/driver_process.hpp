@@ -64,6 +64,8 @@ class DriverProcess {
   // stays silent past the deadline or the call outlasts its ceiling (the
   // driver is killed either way), the driver exits, or it breaks the
   // protocol. Time spent in `on_callback` counts against the ceiling only.
+  // A call left unanswered past the deadline or the ceiling throws
+  // DriverSilent, the DriverError that says the implementation never answered.
   wire::Json call(const std::string& method, wire::Json params,
                   const CallbackHandler& on_callback = {});
 
@@ -105,6 +107,7 @@ class DriverProcess {
   std::map<std::int64_t, Pending*> pending_;
   std::int64_t last_id_ = 0;
   std::optional<std::string> broken_;  // why nothing more can be asked
+  bool silent_ = false;  // broken_ because a call went unanswered past its deadline or ceiling
   bool reaped_ = false;
   std::thread reader_;
 };

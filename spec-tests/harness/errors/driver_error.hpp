@@ -19,6 +19,17 @@ class DriverError : public std::runtime_error {
   DriverError(const std::string& method, const std::string& problem);
 };
 
+// A driver that stayed silent past its deadline, or a call that outlasted its
+// ceiling: the implementation never answered, and the driver was killed.
+// Like any DriverError an error of the run, but where the harness faulted the
+// call itself (a cut connection, round_trip_cuts.hpp), a call that never
+// answers is the candidate's failure (fails-cleanly), and the fault test says
+// so.
+class DriverSilent : public DriverError {
+ public:
+  using DriverError::DriverError;
+};
+
 // For the harness's own tests of a driver's refusals: while one lives, a
 // DriverError constructed on this thread does not mark the running test.
 class DriverErrorsExpected : public RunErrorsExpected {

@@ -50,12 +50,15 @@ is reported as unreached; a plan none of whose points a candidate passes is skip
   each *k* the relay then cuts the *k*-th, **before-request** (the request never reaches the
   server) or **after-answer** (the server answered, say to COMMIT, and the candidate never hears
   it). The cut connection is closed both ways. The push must answer as a clean push does, or fail
-  with an error: a driver that crashes or breaks the protocol errs.
+  with an error. One that never answers (its driver silent past `SSP_DRIVER_TIMEOUT_MS`, then
+  killed) fails `fails-cleanly`: a request that hangs when its database connection drops is the
+  candidate's failure. A driver that crashes or breaks the protocol errs.
 
 After the fault, a new process (after a cut, a new connection) opens the same database and the
 checks run:
 
-- `fails-cleanly`: the faulted call answered as a clean one, or failed with an error;
+- `fails-cleanly`: the faulted call answered as a clean one, or failed with an error, and did
+  not hang;
 - `untouched-before-commit`: killed at a point before its commit (every validator and hook
   point, a put's hasher and hooks, a startup's ensure hooks), the database is byte for byte as
   before;

@@ -1,6 +1,7 @@
 #include "harness/faults/round_trip_cuts.hpp"
 
 #include "harness/errors/driver_error.hpp"
+#include "harness/errors/run_error_mark.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -33,8 +34,19 @@ CutCall cut_during(PostgresRoundTripCounter& relay, const std::string& point,
                point.ends_with(kBeforeRequest) ? Moment::before_request : Moment::after_answer);
   CutCall outcome;
   try {
+    // A DriverError marks the test as it is made; only the catch below knows
+    // whether it is an error of the run or a call that never answered.
+    const DriverErrorsExpected judged_below;
     call();
-  } catch (const DriverError&) {
+  } catch (const DriverSilent& silent) {
+    // Without the "driver error: " prefix, which would make the test's
+    // failure read as an error of the run (reports_run_error).
+    std::string why = silent.what();
+    const std::string_view prefix = run_error_prefix(RunErrorKind::driver);
+    if (why.starts_with(prefix)) why.erase(0, prefix.size());
+    outcome.never_answered = why;
+  } catch (const DriverError& error) {
+    mark_running_test(RunErrorKind::driver, error.what());
     throw;
   } catch (const std::exception& error) {
     outcome.failure = error.what();

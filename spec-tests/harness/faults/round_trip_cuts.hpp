@@ -21,13 +21,19 @@ std::vector<std::string> round_trip_cut_points(std::int64_t round_trips);
 struct CutCall {
   std::optional<PostgresRoundTripCounter::Cut> cut;  // nothing: it ended before the point
   std::optional<std::string> failure;                // its error; nothing: it answered
+  // Why it never answered (DriverSilent: the driver stayed silent past its
+  // deadline and was killed), without the words that mark an error of the
+  // run: the candidate fails fails-cleanly, the run does not err. Nothing: it
+  // answered or failed.
+  std::optional<std::string> never_answered;
   // "the last statement the cut connection sent: …", for a failure's trace.
   std::string last_statement_line() const;
 };
 
 // Arms `relay` to cut at `point` (one of round_trip_cut_points'), then runs
-// `call`: what it throws is its failure, except a DriverError (the driver
-// crashed or broke the protocol: the candidate errs), which propagates.
+// `call`: what it throws is its failure; a DriverSilent is a call that never
+// answered; any other DriverError (the driver crashed or broke the protocol:
+// the candidate errs) marks the test and propagates.
 CutCall cut_during(PostgresRoundTripCounter& relay, const std::string& point,
                    const std::function<void()>& call);
 
