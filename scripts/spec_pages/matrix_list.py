@@ -5,7 +5,10 @@ A line is five columns separated by ``|`` (the candidate's command has spaces of
     NAME | CANDIDATE | EXPECTATIONS | PROFILE | CTEST ENTRIES
 
 ``#`` starts a comment line; blank lines are ignored. EXPECTATIONS is a path or ``-``; the
-CI report directories are separated by spaces and may be left out (or ``-``). See the file itself.
+CI report directories are separated by spaces and may be left out (or ``-``). Instead of CI
+report directories, ``recorded:PATH`` names a directory of the repository holding a committed
+report (summary.json) of a run made where the candidate is, for a candidate CI cannot run (the
+real upstream server needs a checkout of it). See the file itself.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from dataclasses import dataclass
 from .summary import PROFILES, InputError
 
 DEFAULT_LIST = "candidates/matrix.list"
+# The repository: this file is scripts/spec_pages/matrix_list.py.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RECORDED = "recorded:"
 
 
 @dataclass
@@ -28,6 +34,7 @@ class Candidate:
     profile: str
     entries: list[str]
     line: int
+    recorded: str | None = None  # the repository directory of its committed report, if any
 
 
 def read(path: str) -> list[Candidate]:
@@ -72,11 +79,19 @@ def read(path: str) -> list[Candidate]:
             raise InputError(f"{where}: expectations: empty (write - for none)")
         if profile not in PROFILES:
             raise InputError(f"{where}: profile: expected spec, 0.22 or reference, got {profile!r}")
+        recorded = None
+        if entries and entries[0].startswith(RECORDED):
+            recorded = entries[0][len(RECORDED):]
+            if (len(entries) != 1 or not re.fullmatch(r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*", recorded)
+                    or ".." in recorded.split("/")):
+                raise InputError(f"{where}: CI reports: recorded: takes one directory of the "
+                                 f"repository, alone, got {' '.join(entries)!r}")
+            entries = []
         for entry in entries:
             if not re.fullmatch(r"[A-Za-z0-9._-]+", entry):
                 raise InputError(f"{where}: CI reports: {entry!r} is not a directory name")
         candidates.append(Candidate(name, candidate, None if expectations == "-" else expectations,
-                                    profile, entries, number))
+                                    profile, entries, number, recorded))
     if not candidates:
         raise InputError(f"{path}: lists no candidate")
     return candidates
@@ -102,9 +117,14 @@ def expand_path(path: str, root: str) -> str:
 
 
 def ctest_reports(candidate: Candidate, build: str) -> tuple[list[str] | None, list[str]]:
-    """The summary.json of each of the candidate's CI report directories BUILD/reports/DIR/, or
-    None when the candidate has no entries or one is missing; second, the paths looked at."""
-    paths = [os.path.join(build, "reports", entry, "summary.json") for entry in candidate.entries]
+    """The summary.json of each of the candidate's CI report directories BUILD/reports/DIR/ (or
+    of its recorded report, whatever the build), or None when the candidate has no entries or
+    one is missing; second, the paths looked at."""
+    if candidate.recorded:
+        paths = [os.path.join(ROOT, candidate.recorded, "summary.json")]
+    else:
+        paths = [os.path.join(build, "reports", entry, "summary.json")
+                 for entry in candidate.entries]
     if paths and all(os.path.isfile(path) for path in paths):
         return paths, paths
     return None, paths

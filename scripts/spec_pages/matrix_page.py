@@ -104,7 +104,9 @@ def render(columns: list[tuple[Candidate, Run]], replacements=()) -> str:
         "[candidates/matrix.list](../candidates/matrix.list) (`ssp-conformance --report-dir`, "
         "[harness.md](harness.md#reports)); do not edit it. `scripts/matrix` runs every "
         "candidate and regenerates it; `scripts/matrix --reports-from BUILD` takes the reports "
-        "of a CI build instead, and CI checks the page against its own run. "
+        "of a CI build instead, and CI checks the page against its own run. A candidate CI "
+        "cannot run (the real upstream server, which needs a checkout of it) has a recorded "
+        "report in the repository instead, named by its line. "
         "[conformance.md](conformance.md) has each requirement's words and tests.")
     add("")
     add("## Candidates")
