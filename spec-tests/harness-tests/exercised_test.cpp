@@ -201,12 +201,18 @@ TEST(Exercised, HARNESS_58_EachPartStatesItsMustReach) {
   TestRecord should_ran = test_ended("Segments.C", "sqlite", kRan);
   should_ran.level = RequirementLevel::should;
   TestRecord must_not_claimed = skipped_for("Download.D", "sqlite", "download");
-  const auto run = what_was_exercised({must_ran, must_skipped, should_ran, must_not_claimed},
-                                      rules_of_a_segment_store());
-  ASSERT_EQ(run.parts.size(), 1u);
-  EXPECT_EQ(run.parts[0].must_ran, 1);
-  EXPECT_EQ(run.parts[0].must_owed, 2);  // the SHOULD test and the one not claimed owe nothing
-  EXPECT_THAT(format_exercised(run), HasSubstr("sqlite 2 ran, 1 skipped, MUST reach 1/2"));
+  TestRecord unreachable = test_ended("Segments.A", "postgres", kSkipped, true, "no server");
+  ExerciseRules rules = rules_of_a_segment_store();
+  rules.unreachable_backends = {{"postgres", "no server"}};
+  const auto run = what_was_exercised(
+      {must_ran, must_skipped, should_ran, must_not_claimed, unreachable}, rules);
+  ASSERT_EQ(run.parts.size(), 2u);  // postgres, then sqlite
+  EXPECT_EQ(run.parts[1].must_ran, 1);
+  EXPECT_EQ(run.parts[1].must_owed, 2);  // the SHOULD test and the one not claimed owe nothing
+  const std::string text = format_exercised(run);
+  EXPECT_THAT(text, HasSubstr("sqlite 2 ran, 1 skipped, MUST reach 1/2"));
+  // A backend the run could not reach states no reach: it owed nothing there.
+  EXPECT_THAT(text, HasSubstr("postgres 0 ran, 1 skipped \u00b7"));
 }
 
 }  // namespace

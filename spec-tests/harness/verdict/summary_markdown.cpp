@@ -148,7 +148,10 @@ std::string exercised_section(const Exercised& exercised) {
     for (const ExercisedPart& part : exercised.parts) {
       out += "| " + part.area + " | " + part.backend + " | " + std::to_string(part.ran) + " | " +
              std::to_string(part.ran_not_counted) + " | " + std::to_string(part.skipped) + " | " +
-             std::to_string(part.must_ran) + "/" + std::to_string(part.must_owed) + " |\n";
+             (exercised.unreachable.contains(part.backend)
+                  ? std::string("—")
+                  : std::to_string(part.must_ran) + "/" + std::to_string(part.must_owed)) +
+             " |\n";
     }
   }
   if (!exercised.not_claimed.empty()) {
