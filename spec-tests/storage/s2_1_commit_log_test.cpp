@@ -227,11 +227,13 @@ TEST_P(CommitLog, D_4_REF_AStoredResultIsReadableOnlyInTheShapeItIsWritten) {
 void CommitLog::expect_each_case_misses(const std::string& level) {
   const auto cases =
       nlohmann::json::parse(read_fixture("cases/storage/unreadable_push_results.json"));
+  int played = 0;  // a level with no case on this backend would test nothing
   for (const auto& entry : cases.at("cases")) {
     const std::string name = entry.at("name");
     SCOPED_TRACE(name);
     if (entry.value("sqlite_only", false) && backend() != Backend::sqlite) continue;
     if (entry.value("level", "0.22") != level) continue;
+    ++played;
     std::string text = entry.at("result");
     std::string quoted;
     for (const char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
@@ -254,6 +256,7 @@ void CommitLog::expect_each_case_misses(const std::string& level) {
         << "the transaction stays usable after the miss";
     tx->rollback();
   }
+  EXPECT_GT(played, 0) << "unreadable_push_results.json has no case at level " << level;
   EXPECT_EQ(push::IdempotencyCacheMiss::code(), "sync.idempotency_cache_miss");
   EXPECT_EQ(storage().get_max_commit_seq("acme"), 0);
 }
