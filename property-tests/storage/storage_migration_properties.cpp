@@ -6,6 +6,7 @@
 namespace ssp::properties {
 namespace {
 
+using harness::action_is;
 using harness::record_spec;
 using harness::refusal_of;
 using storage::RefusalReason;
@@ -52,7 +53,7 @@ TEST_P(MigrationProperties, INV_6_AppendOnlyMigrationPreservesRows) {
     const std::string log_before = commit_log(*db);
     const auto target = harness::compiled(evolved);
     auto storage = open_on(*db);
-    RC_ASSERT(storage->ensure_schema(target).action == SchemaReport::Action::migrated);
+    RC_ASSERT(action_is(storage->ensure_schema(target), SchemaReport::Action::migrated));
     for (const GeneratedRow& row : rows) {
       const storage::CompiledTable* table = target.find(row.table);
       if (table == nullptr) {  // retired, with its scope and blob-ref entries

@@ -118,7 +118,7 @@ TEST_P(SameVersionLayouts, B_6_AllDriftIsAcceptedIn0_21CompatibilityMode) {
     const std::string before = db->dump_all_tables();
     const SchemaReport report =
         open_on(*db, v0_21)->ensure_schema(compiled(schema_of(5, test.configured)));
-    EXPECT_EQ(report.action, SchemaReport::Action::verified);
+    EXPECT_TRUE(action_is(report, SchemaReport::Action::verified));
     EXPECT_EQ(db->dump_all_tables(), before);
   }
 }
@@ -150,8 +150,10 @@ TEST_P(SameVersionLayouts, B_13_NonLayoutChangesAtTheSameVersionAreAcceptedWitho
   for (const auto& [kind, schema] : variants) {
     SCOPED_TRACE(kind);
     const SchemaReport report = open()->ensure_schema(compiled(schema));
-    EXPECT_EQ(report.action, SchemaReport::Action::verified);
-    EXPECT_TRUE(report.statements.empty());
+    EXPECT_TRUE(action_is(report, SchemaReport::Action::verified));
+    if (reported(report)) {
+      EXPECT_TRUE(report.statements.empty());
+    }
     EXPECT_EQ(dump(), before);  // no index rebuild, no projection change
   }
 }

@@ -1,4 +1,5 @@
-"""``python3 -m ssp_candidate [--find-latest-created] [--digests-reversed] [--no-hooks] [--renamed-tables]``: serve the
+"""``python3 -m ssp_candidate [--find-latest-created] [--digests-reversed] [--no-hooks] [--renamed-tables]
+[--no-schema-report]``: serve the
 driver protocol on stdin/stdout. The flags pick other answers where SPEC allows several
 (``choices.py``, README "Other permissible answers")."""
 
@@ -24,13 +25,17 @@ def parse_choices(argv) -> choices.Choices:
     parser.add_argument("--renamed-tables", action="store_true",
                         help="keep the storage's own tables under other names and declare no "
                              "upstreamTables (renamed_tables.py)")
+    parser.add_argument("--no-schema-report", action="store_true",
+                        help="declare schemaReport false in hello and answer ensure_schema with {}, "
+                             "as upstream's ensureSchema returns nothing")
     parser.add_argument("--no-hooks", action="store_true",
                         help="declare no hook points (hooks, pushHooks) in hello, as a "
                              "production implementation has none")
     args = parser.parse_args(argv)
     return choices.Choices(find_latest_created=args.find_latest_created,
                            digests_reversed=args.digests_reversed, hooks=not args.no_hooks,
-                           renamed_tables=args.renamed_tables)
+                           renamed_tables=args.renamed_tables,
+                           schema_reports=not args.no_schema_report)
 
 
 def main(argv=None) -> int:

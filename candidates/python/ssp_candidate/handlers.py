@@ -48,7 +48,8 @@ def hello(server, params):
     if version >= 2:
         capabilities.update({"push": True, "transactions": True, "pushHooks": hooks, "commands": True,
                              "queryAuthoritative": True,
-                             "upstreamTables": not choices.current().renamed_tables})
+                             "upstreamTables": not choices.current().renamed_tables,
+                             "schemaReport": choices.current().schema_reports})
     return {
         "protocol": version,
         "implementation": {"name": "ssp-python-candidate", "version": __version__},

@@ -9,6 +9,7 @@ rules live in row_codec, schema, server_storage and push.
 import threading
 import uuid
 
+from . import choices
 from .declared_command import KINDS, DeclaredCommand, declared_remote_command
 from .errors import CallbackFailed, InvalidInput, Unsupported
 from .protocol import CallbackRefused
@@ -178,7 +179,9 @@ def _ensure_hook(server, storage):
 
 def storage_ensure_schema(server, params):
     storage = _storage(server, params)
-    return storage.ensure_schema(_compiled(params), hook=_ensure_hook(server, storage))
+    report = storage.ensure_schema(_compiled(params), hook=_ensure_hook(server, storage))
+    # --no-schema-report: the schema is in force, and nothing more is said.
+    return report if choices.current().schema_reports else {}
 
 
 def storage_preview_schema(server, params):

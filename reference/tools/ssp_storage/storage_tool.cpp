@@ -150,6 +150,8 @@ const char* action_name(storage::SchemaReport::Action action, bool preview) {
       return "verified";
     case storage::SchemaReport::Action::migrated:
       return preview ? "migrate" : "migrated";
+    case storage::SchemaReport::Action::unreported:
+      break;  // the reference always reports
   }
   return "unknown";
 }

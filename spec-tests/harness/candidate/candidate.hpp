@@ -45,6 +45,9 @@ enum class Capability {
   upstream_tables,  // the storage keeps upstream 0.22's tables (sync_commits, sync_push_results,
                     // …) under their names: a test may read or edit them by SQL, a check of
                     // the 0.22 storage format, never of what SSP2 requires
+  schema_reports,   // ensure_schema says what it did (a SchemaReport other than unreported), and
+                    // preview_schema is served; without it a test judges startup by the
+                    // database and the storage's answers alone
   process_kill,     // a callback may kill the process serving the call (CandidateKilled), and a
                     // new process then opens the same database: only a candidate in a process
                     // of its own (a driver) offers it

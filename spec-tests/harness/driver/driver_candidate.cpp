@@ -47,6 +47,8 @@ class DriverCandidate final : public Candidate {
         return hello_.authoritative_queries && has(Capability::push);
       case Capability::upstream_tables:
         return hello_.upstream_tables && hello_.areas.contains("storage");
+      case Capability::schema_reports:
+        return hello_.schema_reports && hello_.areas.contains("storage");
       case Capability::process_kill: return true;  // every driver runs in a process group of its own
     }
     return false;
@@ -78,7 +80,7 @@ class DriverCandidate final : public Candidate {
       const DatabaseLocation& location, const storage::ServerStorageOptions& options) override {
     require(Capability::server_storage, "storage.open");
     if (options.ensure_hook) require(Capability::hooks, "storage.open");
-    return open_driver_server_storage(command_, location, options);
+    return open_driver_server_storage(command_, location, options, hello_.schema_reports);
   }
 
   void kill_process_of(storage::ServerStorage& storage) override {

@@ -45,6 +45,8 @@ DriverHello read_hello(const wire::Json& answer, std::int64_t asked) {
       hello.commands = optional_flag(capabilities, "commands");
       hello.authoritative_queries = optional_flag(capabilities, "queryAuthoritative");
       hello.upstream_tables = optional_flag(capabilities, "upstreamTables");
+      hello.schema_reports =
+          !capabilities.has("schemaReport") || capabilities.boolean("schemaReport");
     }
     return hello;
   } catch (const wire::WireError& error) {

@@ -25,6 +25,9 @@ struct DriverHello {
   bool commands = false;    // "commands"
   bool authoritative_queries = false;  // "queryAuthoritative"
   bool upstream_tables = false;        // "upstreamTables"
+  // "schemaReport": absent means true, as every driver answered a report
+  // before the field existed (version 2, third revision).
+  bool schema_reports = true;
 };
 
 // Sends hello for version 2 on `process`, and for version 1 again when the

@@ -6,6 +6,7 @@
 #include "harness/driver/driver_location.hpp"
 #include "harness/driver/driver_push_transaction.hpp"
 #include "harness/errors/driver_error.hpp"
+#include "harness/errors/harness_error.hpp"
 #include "wire/hook_points.hpp"
 #include "wire/push_values.hpp"
 #include "wire/wire_values.hpp"
@@ -18,8 +19,9 @@ using wire::Json;
 class DriverServerStorage final : public storage::ServerStorage {
  public:
   DriverServerStorage(const std::string& command, const DatabaseLocation& location,
-                      storage::ServerStorageOptions options)
+                      storage::ServerStorageOptions options, bool schema_reports)
       : options_(std::move(options)),
+        schema_reports_(schema_reports),
         handle_(std::make_shared<DriverHandle>(
             command, "storage", "storage",
             Json{{"location", location_to_json(location)},
@@ -37,6 +39,11 @@ class DriverServerStorage final : public storage::ServerStorage {
   }
 
   storage::SchemaReport preview_schema(const storage::CompiledSchema& schema) override {
+    if (!schema_reports_) {
+      throw HarnessError(handle_->method("preview_schema") +
+                         ": the driver declares no schema reports (hello \"schemaReport\": "
+                         "false), and the test did not skip at its schema_reports gate");
+    }
     return startup("preview_schema", schema);
   }
 
@@ -144,6 +151,18 @@ class DriverServerStorage final : public storage::ServerStorage {
     };
     const Json result =
         handle_->call(verb, {{"schema", wire::compiled_schema_to_json(schema)}}, on_callback);
+    if (!schema_reports_) {
+      // The answer says only that the schema is in force; a memo passes no
+      // hook point and a real startup all three, and nothing tells them apart.
+      if (options_.ensure_hook && passed.size() != 0 && passed.size() != 3) {
+        throw DriverError(method, "protocol violation: a " + verb + " that succeeded passed " +
+                                      std::to_string(passed.size()) + " hook points, not 0 or 3");
+      }
+      storage::SchemaReport unreported;
+      unreported.action = storage::SchemaReport::Action::unreported;
+      unreported.configured_version = schema.version;
+      return unreported;
+    }
     const storage::SchemaReport report =
         decode_answer(method, [&] { return wire::schema_report_from_json(result, "result"); });
     // A memoized answer reads nothing; any other success ran the whole sequence.
@@ -158,6 +177,7 @@ class DriverServerStorage final : public storage::ServerStorage {
   }
 
   const storage::ServerStorageOptions options_;
+  const bool schema_reports_;  // the driver's hello "schemaReport"
   // Shared with the transactions it began (driver_push_transaction.hpp).
   const std::shared_ptr<DriverHandle> handle_;
 };
@@ -171,8 +191,8 @@ DriverHandle* driver_storage_handle(storage::ServerStorage& storage) {
 
 std::unique_ptr<storage::ServerStorage> open_driver_server_storage(
     const std::string& command, const DatabaseLocation& location,
-    const storage::ServerStorageOptions& options) {
-  return std::make_unique<DriverServerStorage>(command, location, options);
+    const storage::ServerStorageOptions& options, bool schema_reports) {
+  return std::make_unique<DriverServerStorage>(command, location, options, schema_reports);
 }
 
 }  // namespace ssp::harness

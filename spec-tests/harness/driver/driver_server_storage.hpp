@@ -13,11 +13,14 @@ namespace ssp::harness {
 
 // Opens a server storage in a new process of `command` over `location`. The
 // options' ensure_hook becomes the hook callback; the caller checks the
-// driver advertised hooks. Throws DriverError, or what the open's error
-// answer stands for (InvalidArgument on memory).
+// driver advertised hooks. `schema_reports` is the driver's hello
+// "schemaReport": when false, ensure_schema reads nothing of the answer and
+// returns an unreported SchemaReport, and preview_schema is a HarnessError
+// (a test must skip at the schema_reports gate). Throws DriverError, or what
+// the open's error answer stands for (InvalidArgument on memory).
 std::unique_ptr<storage::ServerStorage> open_driver_server_storage(
     const std::string& command, const DatabaseLocation& location,
-    const storage::ServerStorageOptions& options);
+    const storage::ServerStorageOptions& options, bool schema_reports);
 
 // The handle of `storage` when open_driver_server_storage opened it, else
 // nullptr (a storage of another candidate, or a test's decorator).

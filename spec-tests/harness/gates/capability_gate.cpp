@@ -26,6 +26,8 @@ std::string_view capability_name(Capability capability) {
       return "authoritative queries (storage.query_authoritative)";
     case Capability::upstream_tables:
       return "upstream 0.22's storage tables under their names (read and edited by SQL)";
+    case Capability::schema_reports:
+      return "schema reports (what ensure_schema did, and preview_schema)";
     case Capability::process_kill: return "being killed at a callback (a process of its own)";
   }
   return "an unknown capability";
@@ -50,6 +52,7 @@ std::string_view capability_key(Capability capability) {
     case Capability::commands: return "commands";
     case Capability::authoritative_queries: return "authoritative_queries";
     case Capability::upstream_tables: return "upstream_tables";
+    case Capability::schema_reports: return "schema_reports";
     case Capability::process_kill: return "process_kill";
   }
   return "unknown";

@@ -31,7 +31,7 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
       {"Layouts", {server_storage, rows, schema}},
       {"LegacyUpgrade", {server_storage, rows, schema}},
       {"Marker", {server_storage, rows, schema}},
-      {"Migration", {server_storage, rows, schema}},
+      {"Migration", {server_storage, rows, schema, schema_reports}},
       {"MigrationProperties", {server_storage, rows, schema}},
       {"PhysicalCheck", {server_storage, rows, schema}},
       {"PostgresNewIdPut", {hooks}},

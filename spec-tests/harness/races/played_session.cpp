@@ -72,6 +72,8 @@ std::string schema_report_text(const storage::SchemaReport& report) {
       return "verified";
     case storage::SchemaReport::Action::memoized:
       return "memoized";
+    case storage::SchemaReport::Action::unreported:
+      return "unreported";
   }
   return "an action of no known kind";
 }

@@ -78,6 +78,10 @@ struct SchemaReport {
     memoized,  // this storage already ensured these layouts; nothing was read
     verified,  // same version: layouts and physical tables checked, nothing written
     migrated,  // marker absent or older: the migration subset ran, marker written
+    // The schema is in force, and the storage did not say what it did: a
+    // candidate whose ensure_schema returns nothing (upstream's returns void).
+    // Only configured_version is set. The reference never answers it.
+    unreported,
   };
   Action action = Action::verified;
   std::int64_t configured_version = 0;
