@@ -9,11 +9,11 @@
 //   (appendCommit binds JSON.stringify(change.scopes) as $8, no ::jsonb cast),
 //   :368-371 (asJson parses a string back, hiding it). Same pattern for
 //   sync_push_results.result (:801-811). The executor over Bun.SQL is
-//   ./bun-sql-executor.ts (upstream ships none in src/).
+//   ../src/bun-sql-executor.ts (upstream ships none in src/).
 // Run: scripts/with-postgres env SYNCULAR_SRC=…/packages/server/src \
 //        bun run postgres-jsonb-stored-as-string.ts      (needs SSP_PG_DSN; exit 1 = bug, 0 = fixed)
 import { SYNCULAR_SRC } from './upstream-src.ts';
-import { bunSqlExecutor, connect } from './bun-sql-executor.ts';
+import { bunSqlExecutor, connect } from '../src/bun-sql-executor.ts';
 const S = SYNCULAR_SRC;
 const srv = await import(`${S}/index-bun.ts`);
 const sql = connect();

@@ -8,11 +8,11 @@
 //   storage outages; this is mainly an availability bug (a parked request).
 // Upstream: packages/server/src/postgres-storage.ts:1099-1129 (begin: `await ready` at :1127
 //   with no path for a rejected `done`), push.ts:904 (`await storage.begin`).
-//   The executor over Bun.SQL is ./bun-sql-executor.ts (upstream ships none in src/).
+//   The executor over Bun.SQL is ../src/bun-sql-executor.ts (upstream ships none in src/).
 // Run: scripts/with-postgres env SYNCULAR_SRC=…/packages/server/src \
 //        bun run postgres-push-hangs-when-its-connection-drops.ts   (exit 1 = a push never settled)
 import { SYNCULAR_SRC } from './upstream-src.ts';
-import { bunSqlExecutor } from './bun-sql-executor.ts';
+import { bunSqlExecutor } from '../src/bun-sql-executor.ts';
 const S = SYNCULAR_SRC;
 const srv = await import(`${S}/index-bun.ts`);
 const core = await import(Bun.resolveSync('@syncular/core', S));

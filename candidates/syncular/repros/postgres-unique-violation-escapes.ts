@@ -8,11 +8,11 @@
 // Upstream: packages/server/src/storage-errors.ts:81-85 (isPostgresConstraintError
 //   reads only `code`), postgres-storage.ts:681-699 (upsertRow), push.ts:1087/1138
 //   (only StorageConstraintError becomes a rejection; anything else is rethrown).
-//   The executor over Bun.SQL is ./bun-sql-executor.ts (upstream ships none in src/).
+//   The executor over Bun.SQL is ../src/bun-sql-executor.ts (upstream ships none in src/).
 // Run: scripts/with-postgres env SYNCULAR_SRC=…/packages/server/src \
 //        bun run postgres-unique-violation-escapes.ts      (needs SSP_PG_DSN; exit 1 = bug, 0 = fixed)
 import { SYNCULAR_SRC } from './upstream-src.ts';
-import { bunSqlExecutor, connect } from './bun-sql-executor.ts';
+import { bunSqlExecutor, connect } from '../src/bun-sql-executor.ts';
 const S = SYNCULAR_SRC;
 const srv = await import(`${S}/index-bun.ts`);
 const core = await import(Bun.resolveSync('@syncular/core', S));

@@ -3,20 +3,47 @@ import { unsupported } from './errors';
 import type { Method } from './protocol';
 import { integer } from './wire';
 
-export function helloMethod(segmentsVersion: string): Method {
+/** What the driver was started to serve: the segment store, and server storage backends. */
+export interface Served {
+  readonly segmentsVersion: string;
+  /** `--storage`: the SQL backends whose server storage is served (empty: segments only). */
+  readonly storageBackends: readonly ('sqlite' | 'postgres')[];
+}
+
+export function helloMethod(served: Served): Method {
   return (params) => {
     const protocol = integer(params, 'protocol');
-    // Version 2 and, for an older harness, version 1: the segments area is the same in both.
+    // Version 2 and, for an older harness, version 1 (which has no push methods).
     if (protocol !== 2 && protocol !== 1) throw unsupported(`protocol ${protocol} is not spoken`);
+    const storage = served.storageBackends.length > 0;
+    // Backends are declared for every area at once, and upstream has no PostgreSQL segment
+    // store: a driver serving postgres storage leaves the segments area out.
+    const segments = !served.storageBackends.includes('postgres');
     return {
       protocol,
-      implementation: { name: 'syncular (upstream TypeScript server under Bun)', version: `segments ${segmentsVersion}` },
+      implementation: {
+        name: 'syncular (upstream TypeScript server under Bun)',
+        version: `segments ${served.segmentsVersion}${storage ? `, storage ${served.storageBackends.join('+')}` : ''}`,
+      },
       capabilities: {
-        backends: ['memory', 'sqlite'],
-        areas: ['segments'],
+        backends: ['memory', 'sqlite', ...(served.storageBackends.includes('postgres') ? ['postgres'] : [])],
+        areas: [...(segments ? ['segments'] : []), ...(storage ? ['storage', 'rows', 'schema'] : [])],
         hooks: false, // upstream has no hook points
         hasher: false, // upstream hashes with segmentIdFor (SHA-256) only
         readOnly: false, // upstream has no read-only segment store
+        ...(storage && protocol === 2
+          ? {
+              push: true,
+              transactions: true,
+              pushHooks: false, // push.ts has no hook points
+              upstreamTables: true, // the storages keep upstream's own sync_* tables
+              schemaReport: false, // ensureSchema returns void; there is no preview
+              commands: true, // command.run through operations.ts
+              queryAuthoritative: false,
+            }
+          : storage
+            ? { schemaReport: false }
+            : {}),
       },
     };
   };

@@ -5,7 +5,23 @@
  * waits (on a callback, a busy database) never stops the next one from being read.
  */
 import { ProtocolError, translateUpstreamError, unsupported } from './errors';
+import { floatText, WireFloat } from './row-values';
 import { isObject, type Params } from './wire';
+
+// Floats are written as JSON numbers with a fraction or exponent (docs/driver-protocol.md
+// "Values"), which JSON.stringify does not do for 1.0: each is first written as this marker
+// string, which JSON.stringify writes with U+0000 escaped, and the marker then replaced by the
+// number's text. (Only a text that itself holds U+0000 then "ssp-float:" could be mistaken for
+// one; tests send U+0000 only to see it refused.)
+const FLOAT_MARK = '\\u0000ssp-float:'; // as JSON.stringify writes the marker
+const FLOAT_MARKS = /"\\u0000ssp-float:([^"]*)"/g;
+
+function serialize(message: Params): string {
+  const json = JSON.stringify(message, (_key, value) =>
+    value instanceof WireFloat ? `\u0000ssp-float:${floatText(value.value)}` : value,
+  );
+  return json.includes(FLOAT_MARK) ? json.replace(FLOAT_MARKS, '$1') : json;
+}
 
 /** What a method sees of the process: the id of its call, and a way to call back. */
 export interface Call {
@@ -120,6 +136,6 @@ export class Server {
   }
 
   #send(message: Params): void {
-    process.stdout.write(`${JSON.stringify(message)}\n`);
+    process.stdout.write(`${serialize(message)}\n`);
   }
 }

@@ -41,3 +41,24 @@ export async function loadSegments(serverSrc: string): Promise<UpstreamSegments>
     BunSqliteDatabase: driver.BunSqliteDatabase,
   };
 }
+
+/**
+ * Upstream's server storage, push pipeline and row codec, from the same tree. `@syncular/core`
+ * is resolved from `--server-src` as upstream's own modules resolve it, so the classes the
+ * driver tests with `instanceof` (DecodeError, SyncError, …) are the ones upstream throws.
+ * Typed loosely: the driver passes upstream's objects through and reads documented fields.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: upstream's modules are loaded at run time
+export type Upstream = Record<string, any>;
+
+export async function loadServer(serverSrc: string): Promise<Upstream> {
+  const core = await import(Bun.resolveSync('@syncular/core', serverSrc));
+  const modules = await Promise.all(
+    [
+      'sqlite-storage.ts', 'sqlite-bun-driver.ts', 'postgres-storage.ts', 'schema.ts', 'push.ts',
+      'validate.ts', 'errors.ts', 'storage-errors.ts', 'operations.ts', 'relational-rows.ts',
+      'sqlite-dialect.ts', 'pg-executor.ts', 'context.ts', 'scopes.ts',
+    ].map((file) => import(join(serverSrc, file))),
+  );
+  return Object.assign({ core }, ...modules);
+}

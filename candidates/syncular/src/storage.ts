@@ -1,0 +1,109 @@
+/**
+ * The storage area (docs/driver-protocol.md "storage") and the storage reads of capability
+ * `push` ("storage.get_push_result, storage.get_max_commit_seq, storage.read_commit_window")
+ * over upstream's `ServerStorage` (storage.ts). Where upstream has no method for a call the
+ * driver reads upstream's own tables by SQL (capability `upstreamTables`), converting each
+ * column as upstream's own reader does; sql-reads.ts says which.
+ */
+import { invalidArgument, ProtocolError, upstreamCall } from './errors';
+import type { Method } from './protocol';
+import { ensureSchemaError } from './schema-refusals';
+import { serverSchemaFromWire } from './schema-json';
+import { readCommitWindow, readProjection } from './sql-reads';
+import { storedResultToWire, storedRowFromWire, storedRowToWire } from './stored';
+import type { Storages } from './storages';
+import { integer, object, text } from './wire';
+
+export function storageMethods(storages: Storages): Map<string, Method> {
+  const upstream = storages.upstream;
+
+  const open: Method = async (params) => ({ storage: await storages.open(params) });
+
+  const close: Method = async (params) => {
+    await storages.close(params);
+    return {};
+  };
+
+  // compileSchema's throws are `ssp.schema_error`; ensureSchema's are refusals or storage
+  // errors (schema-refusals.ts). ensureSchema returns void: there is no report to give
+  // (capability `schemaReport: false`), so the answer is `{}`.
+  const ensureSchema: Method = async (params) => {
+    const entry = storages.get(params);
+    let compiled: unknown;
+    try {
+      compiled = upstream.compileSchema(serverSchemaFromWire(object(params, 'schema')));
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      throw new ProtocolError('ssp.schema_error', error instanceof Error ? error.message : String(error));
+    }
+    try {
+      await entry.storage.ensureSchema(compiled);
+    } catch (error) {
+      throw ensureSchemaError(error);
+    }
+    entry.compiled = compiled;
+    return {};
+  };
+
+  const getRow: Method = async (params) => {
+    const { storage } = storages.get(params);
+    const row = await upstreamCall(() => storage.getRow(text(params, 'partition'), text(params, 'table'), text(params, 'rowId')));
+    return { row: storedRowToWire(row) };
+  };
+
+  // ServerStorage has no single-row write: a host writes through a transaction, so this is
+  // begin → upsertRow → commit (rollback if the write throws).
+  const upsertRow: Method = async (params) => {
+    const { storage } = storages.get(params);
+    const row = storedRowFromWire(object(params, 'row'));
+    const table = text(params, 'table');
+    const tx = await upstreamCall(() => storage.begin(text(params, 'partition')));
+    try {
+      await upstreamCall(() => tx.upsertRow(table, row));
+      await upstreamCall(() => tx.commit());
+    } catch (error) {
+      await tx.rollback().catch(() => undefined);
+      throw error;
+    }
+    return {};
+  };
+
+  const readProjectionMethod: Method = async (params) => {
+    const entry = storages.get(params);
+    const table = await upstreamCall(() => entry.storage.table(text(params, 'table')));
+    if (!table.materialize) throw invalidArgument(`table ${table.name} is not materialized`);
+    return { values: await readProjection(entry, table, text(params, 'partition'), text(params, 'rowId')) };
+  };
+
+  const getPushResult: Method = async (params) => {
+    const { storage } = storages.get(params);
+    const result = await upstreamCall(() =>
+      storage.getPushResult(text(params, 'partition'), text(params, 'clientId'), text(params, 'clientCommitId')),
+    );
+    return { result: storedResultToWire(result) };
+  };
+
+  const getMaxCommitSeq: Method = async (params) => {
+    const { storage } = storages.get(params);
+    return { commitSeq: await upstreamCall(() => storage.getMaxCommitSeq(text(params, 'partition'))) };
+  };
+
+  const readCommitWindowMethod: Method = async (params) => {
+    const entry = storages.get(params);
+    return {
+      commits: await readCommitWindow(entry, upstream, text(params, 'partition'), integer(params, 'afterSeq'), integer(params, 'limit')),
+    };
+  };
+
+  return new Map<string, Method>([
+    ['storage.open', open],
+    ['storage.close', close],
+    ['storage.ensure_schema', ensureSchema],
+    ['storage.get_row', getRow],
+    ['storage.upsert_row', upsertRow],
+    ['storage.read_projection', readProjectionMethod],
+    ['storage.get_push_result', getPushResult],
+    ['storage.get_max_commit_seq', getMaxCommitSeq],
+    ['storage.read_commit_window', readCommitWindowMethod],
+  ]);
+}
