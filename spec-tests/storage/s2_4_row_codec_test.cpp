@@ -69,23 +69,38 @@ std::vector<ColumnLayout> columns_of(const nlohmann::json& columns) {
 }
 
 // Values the encoder must refuse, as the decoder would refuse their bytes
-// (RC-12; RC-REF checks that each refusal names the column).
+// (RC-12, RC-12-REF; RC-REF checks that each refusal names the column).
 struct EncodeRefusal {
   std::vector<ColumnLayout> columns;
   Row row;
   std::string what;
 };
 
-std::vector<EncodeRefusal> encode_refusals() {
+// What upstream's encodeRow refuses: a value its column's type cannot hold
+// (RC-12).
+std::vector<EncodeRefusal> kind_refusals() {
   return {
       {one(ColumnType::string), {RowValue{std::monostate{}}}, "NULL in a non-nullable column"},
       {one(ColumnType::integer), {kMaxSafe + 1}, "outside"},
       {one(ColumnType::integer), {std::string("1")}, "does not fit type integer"},
+      {one(ColumnType::boolean), {std::int64_t{1}}, "does not fit type boolean"},
+  };
+}
+
+// Text whose content the decoder refuses, which upstream's encodeRow writes
+// unchecked (RC-12-REF).
+std::vector<EncodeRefusal> content_refusals() {
+  return {
       {one(ColumnType::string), {std::string("\xff")}, "UTF-8"},
       {one(ColumnType::json), {std::string("{")}, "not JSON"},
       {one(ColumnType::blob_ref), {std::string("{}")}, "BlobRef"},
-      {one(ColumnType::boolean), {std::int64_t{1}}, "does not fit type boolean"},
   };
+}
+
+std::vector<EncodeRefusal> encode_refusals() {
+  std::vector<EncodeRefusal> all = kind_refusals();
+  for (EncodeRefusal& refusal : content_refusals()) all.push_back(std::move(refusal));
+  return all;
 }
 
 class RowCodec : public ::testing::Test {
@@ -256,9 +271,16 @@ TEST_F(RowCodec, RC_11_BlobRefMustBeCanonicalBlobRef) {
   expect_table("RC-11");
 }
 
+// Our reading of "canonical" (§5.9.1): the canonical text, not only the shape
+// §5.9.1 lists as decode errors. Upstream decodes these.
+TEST_F(RowCodec, RC_11_REF_BlobRefTextMustBeTheCanonicalText) {
+  record_spec("§5.9.1", "RC-11-REF");
+  expect_table("RC-11-REF");
+}
+
 TEST_F(RowCodec, RC_12_EncodeRefusesValuesTheDecoderWouldRefuse) {
   record_spec("§2.4", "RC-12");
-  for (const EncodeRefusal& refusal : encode_refusals()) {
+  for (const EncodeRefusal& refusal : kind_refusals()) {
     SCOPED_TRACE(refusal.what);
     EXPECT_THROW(rows().encode(refusal.columns, refusal.row), InvalidArgument);
   }
@@ -268,10 +290,20 @@ TEST_F(RowCodec, RC_12_EncodeRefusesValuesTheDecoderWouldRefuse) {
 // Our error messages (docs/decisions.md), not SSP2's: §2.4 and §5.9.1 make each
 // of these a decode error and name no column; the reference names the column
 // it stopped at, on decode and on encode.
+// Ours: the encoder checks content as the decoder does. Upstream's encodeRow
+// checks kinds only, and its decoder refuses these bytes afterwards.
+TEST_F(RowCodec, RC_12_REF_EncodeRefusesContentTheDecoderWouldRefuse) {
+  record_spec("§2.4", "RC-12-REF");
+  for (const EncodeRefusal& refusal : content_refusals()) {
+    SCOPED_TRACE(refusal.what);
+    EXPECT_THROW(rows().encode(refusal.columns, refusal.row), InvalidArgument);
+  }
+}
+
 TEST_F(RowCodec, RC_REF_DecodeAndEncodeRefusalsNameTheColumn) {
   record_spec("§2.4, §5.9.1", "RC-REF");
   for (const char* requirement :
-       {"RC-3", "RC-4", "RC-5", "RC-6", "RC-7", "RC-8", "RC-9", "RC-10", "RC-11"}) {
+       {"RC-3", "RC-4", "RC-5", "RC-6", "RC-7", "RC-8", "RC-9", "RC-10", "RC-11", "RC-11-REF"}) {
     SCOPED_TRACE(requirement);
     expect_table(requirement, true);
   }

@@ -96,7 +96,8 @@ const UNKNOWN_TABLE = /^unknown table ("(?:[^"\\]|\\.)*") — ensureSchema\(sche
  *   `Error("push rejection requires its apply savepoint")` (`commitRejectedPushResult` without
  *   the lock) → `ssp.invalid_argument`;
  * - core's `DecodeError` (row-codec.ts, bytes.ts) → `ssp.row_decode_error` when its message
- *   names the column or the bitmap/trailing bytes (rowDecodeError), else `ssp.invalid_result`;
+ *   with the column its message names, `""` for the bitmap/trailing bytes, else `null`
+ *   (rowDecodeError);
  * - a database error → `ssp.storage_error`;
  * - anything else upstream threw (a TypeError inside upstream, a plain Error of its own) →
  *   `ssp.storage_error` naming its class: upstream failed, the driver did not.
@@ -132,8 +133,8 @@ export function translateStorageError(error: unknown): ProtocolError {
  * C", "json column C does not parse as a JSON document"); "non-zero padding bit in row null
  * bitmap" and "trailing bytes" (bytes.ts expectFullyConsumed) are the bitmap and trailing
  * bytes, `""`. Any other message (a truncated value, invalid UTF-8, a bad BlobRef, an unsafe
- * integer) does not say which column failed: the protocol's error cannot be filled without
- * inventing the column, so it is `ssp.invalid_result` with upstream's message.
+ * integer) does not say which column failed: `data.column` is `null` (protocol 2, third
+ * revision), never a column the driver guessed.
  */
 export function rowDecodeError(error: Error): ProtocolError {
   const message = error.message;
@@ -142,7 +143,7 @@ export function rowDecodeError(error: Error): ProtocolError {
   if (/padding bit|trailing|fully consumed/i.test(message)) {
     return new ProtocolError('ssp.row_decode_error', message, { column: '' });
   }
-  return invalidResult(`upstream's DecodeError names no column: ${message}`, `DecodeError: ${message}`);
+  return new ProtocolError('ssp.row_decode_error', message, { column: null });
 }
 
 /** Runs a call into upstream storage; what escapes it is translated by translateStorageError. */

@@ -52,7 +52,7 @@ wire::Json error_answer(const std::exception_ptr& error) {
   } catch (const storage::SchemaError& e) {
     return answer(code::schema_error, e);
   } catch (const storage::RowDecodeError& e) {
-    return answer(code::row_decode_error, e, {{"column", e.column()}});
+    return answer(code::row_decode_error, e, {{"column", optional_text(e.column())}});
   } catch (const InvalidScopeMap& e) {
     return answer(code::invalid_scope_map, e);
   } catch (const InvalidArgument& e) {

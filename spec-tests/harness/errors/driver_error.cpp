@@ -61,7 +61,7 @@ const std::map<std::string_view, Thrower>& throwers() {
        }},
       {code::row_decode_error,
        [](auto& m, const wire::Fields& d) {
-         throw Relayed<storage::RowDecodeError>(m, d.text("column"), m);
+         throw Relayed<storage::RowDecodeError>(m, d.nullable_text("column"), m);
        }},
       {code::push_request_refused,
        [](auto& m, auto& d) { throw push::PushRequestError(d.text("code"), m); }},

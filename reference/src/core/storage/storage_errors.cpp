@@ -4,7 +4,7 @@
 
 namespace ssp::storage {
 
-RowDecodeError::RowDecodeError(std::string column, const std::string& problem)
+RowDecodeError::RowDecodeError(std::optional<std::string> column, const std::string& problem)
     : InvalidArgument("row codec (§2.4): " + problem), column_(std::move(column)) {}
 
 std::string_view refusal_reason_name(RefusalReason reason) {
