@@ -242,6 +242,13 @@ class CaseRun {
   PushPipelineModel model_{kClockStart};
   std::int64_t now_ = kClockStart;
   int identities_ = 0;
+  // The cache identity SSP2 leaves to the server: PushOptions offers one
+  // (identity-N), and a candidate without that seam mints its own (upstream:
+  // crypto.randomUUID()). Each outcome's identity is matched one to one with
+  // the model's, and must stay the same on every read.
+  std::map<std::string, std::string> identity_of_;     // model's → candidate's
+  std::map<std::string, std::string> identity_owner_;  // candidate's → model's
+  bool same_identity(const std::string& expected, const std::optional<std::string>& actual);
   std::vector<Sent> sent_;
   std::map<Key, PushAnswer> first_answers_;  // by key: the answer that minted the outcome
   std::map<Key, Sent> minted_;               // by key: the push that minted the outcome
@@ -501,6 +508,16 @@ void CaseRun::compare_state(const std::vector<Key>& keys) {
   for (const Key& key : keys) compare_stored_result(key);
 }
 
+bool CaseRun::same_identity(const std::string& expected, const std::optional<std::string>& actual) {
+  if (!actual || actual->empty()) return false;
+  const auto known = identity_of_.find(expected);
+  if (known != identity_of_.end()) return known->second == *actual;
+  // First seen: it must not be another outcome's identity already.
+  if (!identity_owner_.emplace(*actual, expected).second) return false;
+  identity_of_.emplace(expected, *actual);
+  return true;
+}
+
 void CaseRun::compare_stored_result(const Key& key) {
   const PushAnswer& first = first_answers_.at(key);
   const auto& [partition, client, id] = key;
@@ -522,7 +539,7 @@ void CaseRun::compare_stored_result(const Key& key) {
   if (applied != (expected->status == ModelPushStatus::applied) ||
       actual->commit_seq != expected->commit_seq ||
       actual->recorded_at_ms != std::optional<std::int64_t>(expected->recorded_at_ms) ||
-      actual->cache_identity != std::optional<std::string>(expected->cache_identity)) {
+      !same_identity(expected->cache_identity, actual->cache_identity)) {
     differ(where + ": got " + (applied ? "applied" : "rejected") + " seq " +
            std::to_string(actual->commit_seq.value_or(0)) + " at " +
            std::to_string(actual->recorded_at_ms.value_or(0)) + " " +
