@@ -151,7 +151,8 @@ TEST_F(SchemaIr, IR_5_CrdtColumnsNeedACrdtType) {
 // upstream's compileSchema does not check it.
 TEST_F(SchemaIr, IR_5_REF_EncryptedColumnsAreBytes) {
   record_spec("§5.11", "IR-5-REF");
-  expect_table("IR-5", false, [](const std::string& case_name) { return !is_crdt_case(case_name); });
+  expect_table("IR-5", false,
+               [](const std::string& case_name) { return !is_crdt_case(case_name); });
 }
 
 TEST_F(SchemaIr, IR_6_IndexesNeedUniqueNamesAndExistingColumns) {
