@@ -48,7 +48,7 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
       {"PushModel", {server_storage, rows, schema, push}},
       {"PushResults", {server_storage, rows, schema, push, push_hooks, upstream_tables}},
       {"PushRows", {server_storage, rows, schema, push}},
-      {"PushTransaction", {server_storage, rows, schema, push, transactions}},
+      {"PushTransaction", {server_storage, rows, schema, push, transactions, upstream_tables}},
       {"PushValidators", {server_storage, rows, schema, push}},
       {"QueryAuthoritative",
        {server_storage, rows, schema, push, push_hooks, authoritative_queries}},
