@@ -5,17 +5,12 @@
  * (schema-json.ts copies the known fields); the JSON form's own rules (unknown or repeated keys
  * refused, error paths) are not upstream's and are not added.
  */
-import { invalidResult, ProtocolError } from './errors';
+import { invalidResult } from './errors';
 import type { Method } from './protocol';
-import { serverSchemaFromWire } from './schema-json';
+import { compileWireSchema, schemaError, serverSchemaFromWire } from './schema-json';
 import type { Upstream } from './upstream';
 import { isObject, object, type Params, text } from './wire';
 import { setOwn } from './own-keys';
-
-const schemaError = (error: unknown) =>
-  error instanceof ProtocolError && error.code !== 'ssp.bad_request'
-    ? error
-    : new ProtocolError('ssp.schema_error', error instanceof Error ? error.message : String(error));
 
 /** Whether a wire value holds `{"$raw": …}` text anywhere. */
 function holdsRaw(value: unknown): boolean {
@@ -42,13 +37,7 @@ export function schemaMethods(upstream: Upstream): Map<string, Method> {
   // The answer: the schema as sent, `materialize` as upstream resolved it, each table's scope
   // variables and columns from its compiled `scopePatterns`, and upstream's marker text.
   const compile: Method = (params) => {
-    const schema = serverSchemaFromWire(object(params, 'schema'));
-    let compiled: Params;
-    try {
-      compiled = upstream.compileSchema(schema);
-    } catch (error) {
-      throw schemaError(error);
-    }
+    const { serverSchema: schema, compiled } = compileWireSchema(upstream, object(params, 'schema'));
     // Text that is not UTF-8 reaches upstream as U+FFFD (wire.ts textValue); when upstream
     // accepts it, the names it compiled are not the names sent, and no answer can say so.
     if (holdsRaw(params.schema)) {

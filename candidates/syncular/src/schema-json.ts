@@ -4,7 +4,8 @@
  * leaves out absent optional fields; compiling, with every refusal, is upstream's
  * `compileSchema`.
  */
-import { badRequest } from './errors';
+import { badRequest, ProtocolError } from './errors';
+import type { Upstream } from './upstream';
 import { boolean, integer, isObject, type Params, text, textValue } from './wire';
 
 function list(params: Params, field: string): unknown[] {
@@ -62,4 +63,24 @@ export function serverSchemaFromWire(schema: Params): Params {
     version: integer(schema, 'version'),
     tables: list(schema, 'tables').map((t, k) => table(t, `tables[${k}]`)),
   };
+}
+
+/** A schema refusal as `ssp.schema_error`; the driver's own error answers pass unchanged. */
+export const schemaError = (error: unknown) =>
+  error instanceof ProtocolError && error.code !== 'ssp.bad_request'
+    ? error
+    : new ProtocolError('ssp.schema_error', error instanceof Error ? error.message : String(error));
+
+/**
+ * Schema JSON → upstream's `compileSchema`: the `ServerSchema` and its `CompiledSchema`. A
+ * malformed schema JSON is `ssp.bad_request` (serverSchemaFromWire), what `compileSchema`
+ * refuses `ssp.schema_error`.
+ */
+export function compileWireSchema(upstream: Upstream, schema: Params): { serverSchema: Params; compiled: Params } {
+  const serverSchema = serverSchemaFromWire(schema);
+  try {
+    return { serverSchema, compiled: upstream.compileSchema(serverSchema) };
+  } catch (error) {
+    throw schemaError(error);
+  }
 }

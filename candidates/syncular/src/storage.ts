@@ -5,10 +5,10 @@
  * driver reads upstream's own tables by SQL (capability `upstreamTables`), converting each
  * column as upstream's own reader does; sql-reads.ts says which.
  */
-import { invalidArgument, ProtocolError, upstreamCall } from './errors';
+import { invalidArgument, upstreamCall } from './errors';
 import type { Method } from './protocol';
 import { ensureSchemaError } from './schema-refusals';
-import { serverSchemaFromWire } from './schema-json';
+import { compileWireSchema } from './schema-json';
 import { readCommitWindow, readProjection } from './sql-reads';
 import { storedResultToWire, storedRowFromWire, storedRowToWire } from './stored';
 import type { Storages } from './storages';
@@ -29,13 +29,7 @@ export function storageMethods(storages: Storages): Map<string, Method> {
   // (capability `schemaReport: false`), so the answer is `{}`.
   const ensureSchema: Method = async (params) => {
     const entry = storages.get(params);
-    let compiled: unknown;
-    try {
-      compiled = upstream.compileSchema(serverSchemaFromWire(object(params, 'schema')));
-    } catch (error) {
-      if (error instanceof ProtocolError) throw error;
-      throw new ProtocolError('ssp.schema_error', error instanceof Error ? error.message : String(error));
-    }
+    const { compiled } = compileWireSchema(upstream, object(params, 'schema'));
     try {
       await entry.storage.ensureSchema(compiled);
     } catch (error) {
