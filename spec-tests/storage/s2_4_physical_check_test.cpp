@@ -96,15 +96,11 @@ TEST_P(PhysicalCheck, B_7_ASameNamedTableInPublicNeverCountsForTheConfiguredSche
   storage().ensure_schema(schema);
   const PublicCopy copy(database(), table);
 
-  // A projection column, then an internal one, then the whole table: each
-  // missing here, while public's copy has it.
-  database().drop_column(table, "body");
-  std::string before = dump();
-  expect_physical_refusal(refusal_of([&] { open()->ensure_schema(schema); }), table, "body");
-  EXPECT_EQ(dump(), before);
-
+  // An internal column, then the whole table: each missing here, while
+  // public's copy has it. (A missing projection column is Q3's, a rule of
+  // ours, so it is not asked here.)
   database().drop_column(table, "_sync_scopes");
-  before = dump();
+  std::string before = dump();
   expect_physical_refusal(refusal_of([&] { open()->ensure_schema(schema); }), table,
                           "_sync_scopes");
   EXPECT_EQ(dump(), before);
