@@ -5,6 +5,9 @@
 // that fails writes nothing, and publications of the same bytes are never
 // lost) asks that a new process find the database byte for byte as before,
 // the other publications of the bytes intact, and the same put then publish.
+// A put whose answer is lost needs no callback (issue 49): its process is
+// killed after it answered, and a new process must find the publication it
+// answered, and publish it once when the client puts the same bytes again.
 #include <gmock/gmock.h>
 
 #include <algorithm>
@@ -37,49 +40,49 @@ class SegmentPutFaults : public SegmentStoreTest {
     if (IsSkipped() || HasFatalFailure()) return;
     hasher_ = optional_grant(candidate(), Capability::injected_hasher);
     hooks_ = optional_grant(candidate(), Capability::hooks);
+    kill_ = optional_grant(candidate(), Capability::process_kill);
   }
 
   // Plays plan `name`: the bytes are published once (digest-a), a clean put
   // publishes them again (digest-clean) and lists the points, then every
-  // chosen point kills a put of a publication of its own (digest-r).
+  // chosen point faults a put of a publication of its own (digest-r).
   void play(const std::string& name) {
     const FaultPlan plan = load_fault_plan(fault_plans_directory(), name);
-    ASSERT_EQ(fault_checks_text(plan.checks),
-              fault_checks_text({FaultCheck::untouched_before_commit, FaultCheck::whole_or_none,
-                                 FaultCheck::applies_once}))
-        << plan.file << ": the plan's checks are not the ones a put's kill is played with";
+    ASSERT_EQ(fault_checks_text(plan.checks), fault_checks_text(checks_played_for(plan.fault)))
+        << plan.file << ": the plan's checks are not the ones its fault is played with";
     const Bytes bytes = payload("faulted");
-    std::set<std::string> expected = {"digest-a"};
+    expected_ = {"digest-a"};
     store().put(base_metadata(), bytes, kNow);
-    std::vector<std::string> reached;
-    {
-      SegmentPutPoints clean;
-      open(clean.instrument({}, hasher_, hooks_))
-          ->put(with_digest(base_metadata(), "digest-clean"), bytes, kNow);
-      expected.insert("digest-clean");
-      reached = clean.reached();
-    }
+    const std::vector<std::string> reached = clean_run(plan, bytes);
     FaultSweepStart sweep = start_fault_sweep(plan, backend(), reached, "put");
     if (sweep.skip) {
       GTEST_SKIP() << *sweep.skip << ": the candidate declares neither an injected hasher nor hooks";
     }
     int round = 1;
     for (const std::string& point : sweep.points) {
-      SCOPED_TRACE(plan.file + ": round " + std::to_string(round) + ", killed at " + point);
-      const std::string digest = "digest-" + std::to_string(round++);
+      SCOPED_TRACE(plan.file + ": round " + std::to_string(round) +
+                   (plan.fault == FaultKind::kill ? ", killed at " : ", its answer lost at ") +
+                   point);
+      const SegmentMetadata metadata =
+          with_digest(base_metadata(), "digest-" + std::to_string(round++));
       const std::string before = database().dump_all_tables();
-      kill_put_at(point, with_digest(base_metadata(), digest), bytes);
+      if (plan.fault == FaultKind::kill) {
+        kill_put_at(point, metadata, bytes);
+      } else {
+        lose_the_answer_of(metadata, bytes);
+      }
       if (HasFailure()) return;
-      reopen();  // a new process on the same database
       const std::string after = database().dump_all_tables();
-      EXPECT_TRUE(after == before) << "killed at " << point
-                                   << ", before the put could commit, the database changed:\n"
-                                   << dump_difference(before, after);
-      // The same put again: it publishes, and no publication was lost.
-      const SegmentRecord record = store().put(with_digest(base_metadata(), digest), bytes, kNow);
-      expected.insert(digest);
-      EXPECT_EQ(published_digests(record), std::vector<std::string>(expected.begin(), expected.end()))
-          << "the put, sent again, did not leave every publication of the bytes";
+      if (plan.fault == FaultKind::kill) {
+        EXPECT_TRUE(after == before) << "killed at " << point
+                                     << ", before the put could commit, the database changed:\n"
+                                     << dump_difference(before, after);
+      }
+      // The same put again: it publishes once, and no publication was lost.
+      const SegmentRecord record = store().put(metadata, bytes, kNow);
+      expected_.insert(metadata.scope_digest);
+      EXPECT_EQ(published_digests(record), every_expected_digest())
+          << "the put, sent again, did not leave every publication of the bytes, each once";
       if (HasFailure()) return;
       sweep.record.points.push_back({point, after != before, "published"});
     }
@@ -87,6 +90,32 @@ class SegmentPutFaults : public SegmentStoreTest {
   }
 
  private:
+  // What a put's test checks after a fault of `kind`: a plan must claim
+  // exactly these.
+  static std::vector<FaultCheck> checks_played_for(FaultKind kind) {
+    if (kind == FaultKind::lose_answer) return {FaultCheck::whole_or_none, FaultCheck::applies_once};
+    return {FaultCheck::untouched_before_commit, FaultCheck::whole_or_none,
+            FaultCheck::applies_once};
+  }
+
+  // The points a clean put of `bytes` (digest-clean) passes.
+  std::vector<std::string> clean_run(const FaultPlan& plan, const Bytes& bytes) {
+    expected_.insert("digest-clean");
+    if (plan.fault == FaultKind::lose_answer) {
+      store().put(with_digest(base_metadata(), "digest-clean"), bytes, kNow);
+      return {"answer"};
+    }
+    SegmentPutPoints clean;
+    open(clean.instrument({}, hasher_, hooks_))
+        ->put(with_digest(base_metadata(), "digest-clean"), bytes, kNow);
+    return clean.reached();
+  }
+
+  // Every digest published so far, sorted: each must be there once.
+  std::vector<std::string> every_expected_digest() const {
+    return {expected_.begin(), expected_.end()};
+  }
+
   // Puts `metadata` on a store of its own and kills its process at `point`.
   void kill_put_at(const std::string& point, const SegmentMetadata& metadata, const Bytes& bytes) {
     SegmentPutPoints points;
@@ -101,8 +130,30 @@ class SegmentPutFaults : public SegmentStoreTest {
     }
   }
 
+  // Puts `metadata` and drops the answer, then opens a new process on the
+  // same database (the put's own is killed, where the candidate can be, so
+  // that nothing it kept in memory answers): the publication answered must be
+  // found there, with every earlier one.
+  void lose_the_answer_of(const SegmentMetadata& metadata, const Bytes& bytes) {
+    const SegmentRecord answered = store().put(metadata, bytes, kNow);
+    ASSERT_THAT(published_digests(answered), ::testing::Contains(metadata.scope_digest))
+        << "the put whose answer is then lost";
+    if (kill_) candidate().kill_process_of(store());
+    reopen();
+    const std::optional<StoredSegment> found = store().get(answered.segment_id);
+    ASSERT_TRUE(found.has_value()) << "the put answered, but a new process finds no record of "
+                                   << answered.segment_id;
+    std::set<std::string> published = expected_;
+    published.insert(metadata.scope_digest);
+    EXPECT_EQ(published_digests(found->record),
+              std::vector<std::string>(published.begin(), published.end()))
+        << "the put answered, but a new process does not find every publication of the bytes";
+  }
+
   std::optional<CapabilityGrant> hasher_;
   std::optional<CapabilityGrant> hooks_;
+  std::optional<CapabilityGrant> kill_;
+  std::set<std::string> expected_;  // the digests published so far
 };
 INSTANTIATE_TEST_SUITE_P(, SegmentPutFaults, ::testing::Values(Backend::sqlite, Backend::postgres),
                          backend_param_name);
@@ -111,6 +162,11 @@ TEST_P(SegmentPutFaults, FAULT_7_ASegmentPutKilledAtAnyCallbackLeavesTheStoreAsI
   record_spec("§5.1", "FAULT-7");
   SSP_REQUIRE_CAPABILITY(candidate(), Capability::process_kill);
   play("KillSegmentPut");
+}
+
+TEST_P(SegmentPutFaults, FAULT_14_ASegmentPutWhoseAnswerIsLostIsFoundPublishedThenPutOnce) {
+  record_spec("§5.1", "FAULT-14");
+  play("LoseSegmentPutAnswer");
 }
 
 }  // namespace

@@ -27,8 +27,10 @@
 #include "harness/faults/faults_doc.hpp"
 #include "harness/faults/push_callback_points.hpp"
 #include "harness/faults/round_trip_cuts.hpp"
+#include "harness/faults/unanswered_calls.hpp"
 #include "harness/fixtures/push_rounds.hpp"
 #include "harness/util/dump_difference.hpp"
+#include "harness/util/dump_sections.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -38,7 +40,13 @@ using push::PushAnswerStatus;
 // The tables of push_schema(): a row validator on each is a callback point.
 const std::vector<std::string> kFaultTables = {"tasks", "members", "docs"};
 // More rounds than any plan has points, plus its clean run.
-constexpr int kFaultRounds = 48;
+constexpr int kFaultRounds = 160;
+
+// The partition registry (upstream's DDL): SSP2 §2.1 has authentication
+// refresh its last-seen timestamp on every request, including one that
+// creates no commit. A command refreshes it before its push transaction
+// (upstream's operations.ts), so a refresh is the request's, not the commit's.
+constexpr const char* kPartitionRegistry = "sync_partition_registry";
 
 // What a fault test checks after a fault of `kind`: a plan must claim exactly
 // these, so that what a reader of the plan sees is what runs.
@@ -65,6 +73,10 @@ class PushFaults : public PushRoundTest {
     seed_rounds(kFaultRounds);
   }
 
+  // What a commit may change: the whole database but the partition
+  // registry, which every request refreshes.
+  std::string commit_state() { return without_table(dump(), kPartitionRegistry); }
+
   // Plays plan `name`: a clean run of its first round names the points, then
   // each chosen point faults a round of its own.
   void play(const std::string& name) {
@@ -80,12 +92,17 @@ class PushFaults : public PushRoundTest {
     if (HasFatalFailure()) return;
     FaultSweepStart sweep = start_fault_sweep(plan, backend(), reached, "push");
     if (sweep.skip) GTEST_SKIP() << *sweep.skip;
+    if (plan.fault == FaultKind::cut) CutSweepsStarted::of_this_run().record({plan.file, backend()});
     int round = 1;
     for (const std::string& point : sweep.points) {
       ASSERT_LE(round, kFaultRounds) << "more points than seeded rounds";
       sweep.record.points.push_back({point, false, ""});
       faulted_round(plan, round++, sweep.record.points.back());
       if (HasFailure()) return;  // one fault's report is enough to debug
+    }
+    if (plan.fault == FaultKind::cut) {
+      ASSERT_GT(cuts_made_, 0) << plan.file << ": the relay cut none of the "
+                               << sweep.points.size() << " points: every push ended before its cut";
     }
     FaultSweeps::of_this_run().record(std::move(sweep.record));
   }
@@ -160,10 +177,10 @@ class PushFaults : public PushRoundTest {
     if (plan.fault == FaultKind::lose_answer) return {"answer"};
     if (plan.fault == FaultKind::cut) {
       const auto relayed = open_relayed();
-      const std::int64_t before = relay_->round_trips();
+      const std::int64_t before = relay_->request_round_trips();
       const auto answer = send(plan, 0, *relayed, round_options(rejected(plan)));
       EXPECT_EQ(answer.status, clean_status(plan)) << "the clean run of " << plan.file;
-      return round_trip_cut_points(relay_->round_trips() - before);
+      return round_trip_cut_points(relay_->request_round_trips() - before);
     }
     PushCallbackPoints points;
     const auto answer =
@@ -195,8 +212,10 @@ class PushFaults : public PushRoundTest {
   }
 
   // Cuts the push's connection at `point` (round_trip_cut_points' name): the
-  // push must answer as a clean one did, or fail with an error
-  // (fails-cleanly), never hang; a DriverError (the driver crashed or broke
+  // push must answer as a clean one did, or fail with an error; one that ended
+  // before the point is judged as the clean call it was. One that never
+  // answers is recorded for FAULT-13 (fails-cleanly), and what it left is
+  // judged as after any other cut; a DriverError (the driver crashed or broke
   // the protocol) ends the test. Returns the cut, for the trace of what follows.
   CutCall cut_push(const FaultPlan& plan, int round, storage::ServerStorage& relayed,
                    const push::PushOptions& working, const std::string& point) {
@@ -204,17 +223,21 @@ class PushFaults : public PushRoundTest {
     const CutCall cut =
         cut_during(*relay_, point, [&] { answer = send(plan, round, relayed, working); });
     if (cut.never_answered) {
-      ADD_FAILURE() << "fails-cleanly: the push never answered after its connection was cut at "
-                    << point << "; a call that hangs when its database connection drops fails "
-                    << "(" << *cut.never_answered << ")";
+      UnansweredCalls::of_this_run().record(
+          {plan.file, backend(), point, cut.last_statement_line() + "; " + *cut.never_answered});
       return cut;
     }
     if (!cut.cut) {
-      ADD_FAILURE() << "the push made fewer round trips than its clean run; it "
-                    << (answer ? "answered " + ::testing::PrintToString(*answer)
-                               : "failed: " + cut.failure.value_or(""));
+      // It ended before the point (pooled_client_rounds, round_trip_cuts.hpp):
+      // judged as the clean call it was.
+      RecordProperty("uncut_" + point, answer ? "answered" : "failed: " + cut.failure.value_or(""));
+      if (answer) {
+        EXPECT_EQ(answer->status, clean_status(plan))
+            << "the push ended before its cut, but did not answer as a clean push does";
+      }
       return cut;
     }
+    ++cuts_made_;
     RecordProperty("last_statement_" + point, cut.cut->last_statement);
     if (answer) {
       EXPECT_EQ(answer->status, clean_status(plan))
@@ -235,7 +258,7 @@ class PushFaults : public PushRoundTest {
     // Opened (and warmed) before the dump the fault is judged against.
     auto relayed = plan.fault == FaultKind::cut ? open_relayed() : nullptr;
     if (HasFailure()) return;
-    const std::string before = dump();
+    const std::string before = commit_state();
     const std::size_t commits_before = commits().size();
 
     std::optional<push::PushAnswer> heard;
@@ -264,7 +287,7 @@ class PushFaults : public PushRoundTest {
                          std::size_t commits_before, FaultPointOutcome& outcome) {
     const std::string& point = outcome.point;
     const auto [client_id, client_commit_id] = result_key(plan, round);
-    const std::string after = dump();
+    const std::string after = commit_state();
     const bool touched = after != before;
     outcome.committed = touched;
     if (plan.fault == FaultKind::kill && precedes_the_commit(point)) {
@@ -335,6 +358,7 @@ class PushFaults : public PushRoundTest {
   std::unique_ptr<PostgresRoundTripCounter> relay_;  // cut plans only
   DatabaseLocation relayed_;
   int warmed_ = 0;  // connections warmed, for the warm-up rows' names
+  int cuts_made_ = 0;  // points of the cut sweep where the relay did cut
 };
 SSP_SQL_BACKENDS(PushFaults);
 
@@ -399,6 +423,17 @@ TEST_P(PushFaults, FAULT_12_ACommandWhoseConnectionIsCutCommitsWholeOrNotAndThen
   record_spec("§6.4", "FAULT-12");
   SSP_REQUIRE_CAPABILITY(candidate(), Capability::commands);
   play("CutCommand");
+}
+
+// Last in the suite, so that the cut sweeps above have run: the pushes and
+// commands among them that never answered.
+TEST_P(PushFaults, FAULT_13_AFaultedPushOrCommandNeverHangs) {
+  record_spec("§6.4", "FAULT-13");
+  const SilenceVerdict verdict =
+      judge_silences({"cut_applied_push.plan", "cut_rejected_push.plan", "cut_command.plan"},
+                     backend(), "FAULT-5, FAULT-6 and FAULT-12");
+  if (verdict.skip) GTEST_SKIP() << *verdict.skip;
+  if (verdict.failure) ADD_FAILURE() << *verdict.failure;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "harness/catalog/spec.hpp"
 #include "harness/util/dump_difference.hpp"
+#include "harness/util/dump_sections.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -18,6 +19,19 @@ TEST(DumpDifference, HARNESS_57_NamesEachChangedTableWithItsFirstLines) {
             "  sync_commits: 1 line(s) added, 0 dropped\n    + acme|7\n"
             "  tasks: 5 line(s) added, 1 dropped\n    + b|2\n    + c|1\n    + d|1\n    + … 2 more\n"
             "    - b|1");
+}
+
+// A fault test judges a commit without the request's own bookkeeping
+// (s6_4_push_faults_test.cpp): one table's rows go, the rest stays.
+TEST(DumpDifference, HARNESS_57_WithoutTableDropsThatTablesRowsOnly) {
+  record_spec("Harness", "HARNESS-57");
+  const std::string dump =
+      "== columns\nsync_registry|at\ntasks|id\n== sync_registry\nacme|1014\n== tasks\na|1\n";
+  EXPECT_EQ(without_table(dump, "sync_registry"),
+            "== columns\nsync_registry|at\ntasks|id\n== tasks\na|1\n");
+  EXPECT_EQ(without_table(dump, "sync_regist"), dump);
+  EXPECT_EQ(without_table(dump, "tasks"),
+            "== columns\nsync_registry|at\ntasks|id\n== sync_registry\nacme|1014\n");
 }
 
 }  // namespace

@@ -68,9 +68,12 @@ class PostgresPutRoundTrips : public ::testing::Test {
 TEST_F(PostgresPutRoundTrips, SEG_RT_1_TheCounterCountsOneRoundTripPerStatementOfAnotherClient) {
   record_spec("§5.1", "SEG-RT-1");
   std::unique_ptr<pqxx::connection> first;
+  const std::int64_t requests_before = proxy_->request_round_trips();
   const std::int64_t connect =
       count("connect", [&] { first = std::make_unique<pqxx::connection>(proxy_->dsn()); });
   EXPECT_GE(connect, 1) << "a startup handshake ends with ReadyForQuery";
+  EXPECT_EQ(proxy_->request_round_trips(), requests_before)
+      << "a handshake is no request's round trip (what a cut numbers)";
 
   std::string small;
   std::size_t large = 0;
@@ -85,6 +88,7 @@ TEST_F(PostgresPutRoundTrips, SEG_RT_1_TheCounterCountsOneRoundTripPerStatementO
   EXPECT_EQ(small, "2");
   EXPECT_EQ(large, 1'000'000u);
   EXPECT_EQ(three, 3);
+  EXPECT_EQ(proxy_->request_round_trips() - requests_before, 3);
 
   // A second client through the same relay is counted too.
   pqxx::connection second(proxy_->dsn());

@@ -348,8 +348,12 @@ class CutSwitch {
 class RelayedConnection {
  public:
   RelayedConnection(int client, int server, std::atomic<std::int64_t>& round_trips,
-                    CutSwitch& cuts)
-      : client_(client), server_(server), round_trips_(round_trips), cuts_(cuts) {
+                    std::atomic<std::int64_t>& request_round_trips, CutSwitch& cuts)
+      : client_(client),
+        server_(server),
+        round_trips_(round_trips),
+        request_round_trips_(request_round_trips),
+        cuts_(cuts) {
     to_server_ = std::thread([this] { relay_to_server(); });
     to_client_ = std::thread([this] { relay_to_client(); });
   }
@@ -383,7 +387,6 @@ class RelayedConnection {
         if (!send_all(client_, &declined, 1)) return false;
         continue;
       }
-      if (cuts_.cuts_request("")) return false;  // the handshake is a round trip too
       return send_all(server_, packet.data(), packet.size());
     }
   }
@@ -396,7 +399,8 @@ class RelayedConnection {
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) break;
         const auto size = static_cast<std::size_t>(got);
-        if (cuts_.cuts_request(last_statement())) {
+        // Bytes before the handshake ended are its own (a password exchange).
+        if (handshake_ended_ && cuts_.cuts_request(last_statement())) {
           cut_both_ways();
           break;
         }
@@ -419,7 +423,16 @@ class RelayedConnection {
       // Counted before the client can see the answer.
       const int ready = frames.ready_for_query_in(buffer.data(), size);
       round_trips_ += ready;
-      if (cuts_.cuts_answer(ready, last_statement())) break;
+      // The connection's first ReadyForQuery ends its startup handshake, which
+      // a pool makes whenever it likes: only the requests' round trips after
+      // it are numbered for a cut.
+      int requests_ended = ready;
+      if (ready > 0 && !handshake_ended_) {
+        handshake_ended_ = true;
+        --requests_ended;
+      }
+      request_round_trips_ += requests_ended;
+      if (cuts_.cuts_answer(requests_ended, last_statement())) break;
       if (!send_all(client_, buffer.data(), size)) break;
     }
     ::shutdown(client_, SHUT_RDWR);
@@ -446,6 +459,10 @@ class RelayedConnection {
   int client_;
   int server_;
   std::atomic<std::int64_t>& round_trips_;
+  std::atomic<std::int64_t>& request_round_trips_;
+  // Set by relay_to_client before it passes the handshake's end on, so before
+  // the client can send a request; read by relay_to_server.
+  std::atomic<bool> handshake_ended_{false};
   CutSwitch& cuts_;
   std::mutex statements_mutex_;  // the two threads: one writes, the other reads for a cut
   ClientFrames statements_;
@@ -463,6 +480,7 @@ struct PostgresRoundTripCounter::Relay {
   int listener = -1;
   int wake[2] = {-1, -1};  // written to stop the accepting thread
   std::atomic<std::int64_t> round_trips{0};
+  std::atomic<std::int64_t> request_round_trips{0};
   CutSwitch cuts;
   std::mutex mutex;
   std::vector<std::unique_ptr<RelayedConnection>> connections;
@@ -482,7 +500,8 @@ struct PostgresRoundTripCounter::Relay {
         const int server = upstream.connect();
         std::lock_guard lock(mutex);
         connections.push_back(
-            std::make_unique<RelayedConnection>(client, server, round_trips, cuts));
+            std::make_unique<RelayedConnection>(client, server, round_trips,
+                                                request_round_trips, cuts));
       } catch (const std::exception& error) {
         // The client sees the server close; say why where a person looks.
         std::fprintf(stderr, "%s\n", error.what());
@@ -556,6 +575,10 @@ PostgresRoundTripCounter::~PostgresRoundTripCounter() { relay_->release(); }
 std::string PostgresRoundTripCounter::dsn() const { return relay_->dsn; }
 
 std::int64_t PostgresRoundTripCounter::round_trips() const { return relay_->round_trips.load(); }
+
+std::int64_t PostgresRoundTripCounter::request_round_trips() const {
+  return relay_->request_round_trips.load();
+}
 
 void PostgresRoundTripCounter::cut_at(std::int64_t round_trip, CutMoment moment) {
   relay_->cuts.arm(round_trip, moment);

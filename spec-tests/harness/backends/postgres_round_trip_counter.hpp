@@ -37,11 +37,15 @@ namespace ssp::harness {
 // /var/run/postgresql and 5432. A server that demands SSL cannot be reached.
 //
 // cut_at() arms a connection fault (issue 35, docs/faults.md): the k-th round
-// trip from then on, over every connection, is cut, either before the
-// client's request reaches the server or after the server's answer arrived
-// but before the client sees it (the ambiguous case: a COMMIT the server
-// made and the client never heard of). The cut connection is closed both
-// ways, so the server rolls back what that connection had not committed.
+// trip of a request from then on, over every connection, is cut, either
+// before the client's request reaches the server or after the server's answer
+// arrived but before the client sees it (the ambiguous case: a COMMIT the
+// server made and the client never heard of). The cut connection is closed
+// both ways, so the server rolls back what that connection had not committed.
+// Startup handshakes are not numbered for a cut: a client that pools its
+// connections (Bun.sql) opens them in the background, so their handshakes
+// fall anywhere among its requests and no k would name the same exchange
+// twice.
 //
 // Thread-safe; the relay runs on threads of its own. The destructor closes
 // every relayed connection (clients then see the server go away), stops the
@@ -61,6 +65,9 @@ class PostgresRoundTripCounter {
 
   // ReadyForQuery messages relayed so far, on every connection.
   std::int64_t round_trips() const;
+  // Those of them that ended a request, not a connection's startup
+  // handshake: the round trips cut_at numbers.
+  std::int64_t request_round_trips() const;
 
   // Where a round trip is cut.
   enum class CutMoment {
@@ -76,9 +83,9 @@ class PostgresRoundTripCounter {
     std::string last_statement;
   };
 
-  // Cuts the `round_trip`-th round trip (from 1) that ends from now on, over
-  // every connection, at `moment`; replaces an armed cut that was not made.
-  // A connection's startup handshake is a round trip like any other.
+  // Cuts the `round_trip`-th round trip of a request (from 1) that ends from
+  // now on, over every connection, at `moment`; replaces an armed cut that
+  // was not made. A connection's startup handshake is never cut.
   void cut_at(std::int64_t round_trip, CutMoment moment);
   // The cut made since the last cut_at, or nothing.
   std::optional<Cut> cut_made() const;

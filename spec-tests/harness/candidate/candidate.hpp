@@ -90,6 +90,14 @@ class Candidate {
                        ", and the test did not skip at its capability gate");
   }
 
+  // The same for `store`, a segment store this candidate opened.
+  virtual void kill_process_of(SegmentStore& store) {
+    static_cast<void>(store);
+    throw HarnessError("kill_process_of: the candidate lacks " +
+                       std::string(capability_name(Capability::process_kill)) +
+                       ", and the test did not skip at its capability gate");
+  }
+
   // Whether stores opened twice over one location see each other's data
   // (false for memory: each open is a new, empty store).
   virtual bool persists(Backend backend) const = 0;

@@ -92,6 +92,15 @@ class DriverCandidate final : public Candidate {
     handle->kill_process("killed by the harness after its answer (a fault it injected)");
   }
 
+  void kill_process_of(SegmentStore& store) override {
+    require(Capability::process_kill, "kill_process_of");
+    DriverHandle* handle = driver_handle_of(store);
+    if (handle == nullptr) {
+      throw HarnessError("kill_process_of: the store is not one this driver opened");
+    }
+    handle->kill_process("killed by the harness after its answer (a fault it injected)");
+  }
+
     ScopeArea& scope() override { return area(Capability::scope, "scope.*", *scope_); }
   RowArea& rows() override { return area(Capability::rows, "rows.*", *rows_); }
   SchemaArea& schema() override { return area(Capability::schema, "schema.*", *schema_); }

@@ -43,22 +43,29 @@ is reported as unreached; a plan none of whose points a candidate passes is skip
   driver's process group (SIGKILL) and waits until the process is gone. Whatever the process held,
   its open transaction first, dies with it. Only a candidate in a process of its own can be
   killed; the reference in process skips these.
-- **lose-answer**: the push answers; the harness drops the answer and kills the process that
-  gave it, so that nothing the process kept in memory can answer the retry.
+- **lose-answer**: the push (or the put) answers; the harness drops the answer and kills the
+  process that gave it, so that nothing the process kept in memory can answer the retry. No
+  callback is needed: every candidate meets this fault, hooks or none.
 - **cut** (PostgreSQL): the candidate's storage reaches the server through a relay the harness
   runs. With one push warming its connections first, a clean push counts its round trips; for
   each *k* the relay then cuts the *k*-th, **before-request** (the request never reaches the
   server) or **after-answer** (the server answered, say to COMMIT, and the candidate never hears
-  it). The cut connection is closed both ways. The push must answer as a clean push does, or fail
-  with an error. One that never answers (its driver silent past `SSP_DRIVER_TIMEOUT_MS`, then
-  killed) fails `fails-cleanly`: a request that hangs when its database connection drops is the
-  candidate's failure. A driver that crashes or breaks the protocol errs.
+  it). Only requests' round trips are numbered: a pool opens its connections whenever it likes,
+  so a connection's startup handshake is never cut. A pooled client may also make fewer round
+  trips in a faulted call than in its clean one (it prepares a statement once per connection):
+  a call that ends before its point is judged as the clean call it was, and a sweep that cut
+  none of its points fails. The cut connection is closed both ways. The
+  push must answer as a clean push does, or fail with an error. One that never answers (its
+  driver silent past `SSP_DRIVER_TIMEOUT_MS`, then killed) fails `fails-cleanly`, which FAULT-13
+  judges (reference level: a request that hangs when its database connection drops is the
+  candidate's failure, though no keyword says so); what it left is then checked as after any
+  other cut. A driver that crashes or breaks the protocol errs.
 
 After the fault, a new process (after a cut, a new connection) opens the same database and the
 checks run:
 
 - `fails-cleanly`: the faulted call answered as a clean one, or failed with an error, and did
-  not hang;
+  not hang (FAULT-13, after the plan's sweep);
 - `untouched-before-commit`: killed at a point before its commit (every validator and hook
   point, a put's hasher and hooks, a startup's ensure hooks), the database is byte for byte as
   before;
@@ -107,6 +114,9 @@ publication through the raw client library in a transaction of its own, then run
 reference's put: it fails FAULT-7 on SQLite and PostgreSQL (killed at `hasher#1`, the scope row
 is left that no publication names). The bytes FAULT-7 puts are already stored, so the split is
 between the scope row and the publication; the segment row is written once, by the first put.
+`ssp-fake-segment-driver loses-an-answered-put` deletes the publication it has just put, and
+its scope row, before it answers: it fails FAULT-14 (a new process does not find what the lost
+answer named).
 )";
 
 std::string fault_word(FaultKind fault) {

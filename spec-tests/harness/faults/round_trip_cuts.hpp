@@ -2,6 +2,12 @@
 // trip of a call through the relay (postgres_round_trip_counter.hpp), cut
 // before its request, "round-trip#<k>/before-request", or after its answer,
 // "round-trip#<k>/after-answer". A clean call through the relay counts them.
+//
+// pooled_client_rounds: a client that pools its connections may make fewer
+// round trips in a faulted call than in the clean one (Bun.sql prepares a
+// statement once per connection, and a call meets whichever connection is
+// free), so a call can end before its point, uncut. The fault tests judge it
+// as the clean call it was, and fail a sweep that cut none of its points.
 #pragma once
 
 #include <cstdint>
