@@ -8,7 +8,8 @@ A line is five columns separated by ``|`` (the candidate's command has spaces of
 CI report directories are separated by spaces and may be left out (or ``-``). Instead of CI
 report directories, ``recorded:PATH`` names a directory of the repository holding a committed
 report (summary.json) of a run made where the candidate is, for a candidate CI cannot run (the
-real upstream server needs a checkout of it). See the file itself.
+real upstream server needs a checkout of it); several such entries are merged, as CI's shards
+are (a conformance run and a fault run). See the file itself.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ class Candidate:
     profile: str
     entries: list[str]
     line: int
-    recorded: str | None = None  # the repository directory of its committed report, if any
+    # The repository directories of its committed reports, if any; none: CI's or its own run.
+    recorded: list[str] | None = None
 
 
 def read(path: str) -> list[Candidate]:
@@ -80,12 +82,15 @@ def read(path: str) -> list[Candidate]:
         if profile not in PROFILES:
             raise InputError(f"{where}: profile: expected spec, 0.22 or reference, got {profile!r}")
         recorded = None
-        if entries and entries[0].startswith(RECORDED):
-            recorded = entries[0][len(RECORDED):]
-            if (len(entries) != 1 or not re.fullmatch(r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*", recorded)
-                    or ".." in recorded.split("/")):
-                raise InputError(f"{where}: CI reports: recorded: takes one directory of the "
-                                 f"repository, alone, got {' '.join(entries)!r}")
+        if any(entry.startswith(RECORDED) for entry in entries):
+            recorded = [entry[len(RECORDED):] for entry in entries]
+            if not all(entry.startswith(RECORDED) and
+                       re.fullmatch(r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*", directory) and
+                       ".." not in directory.split("/")
+                       for entry, directory in zip(entries, recorded)):
+                raise InputError(f"{where}: CI reports: each recorded: entry takes one directory "
+                                 f"of the repository, and no CI report goes with them, got "
+                                 f"{' '.join(entries)!r}")
             entries = []
         for entry in entries:
             if not re.fullmatch(r"[A-Za-z0-9._-]+", entry):
@@ -121,7 +126,7 @@ def ctest_reports(candidate: Candidate, build: str) -> tuple[list[str] | None, l
     of its recorded report, whatever the build), or None when the candidate has no entries or
     one is missing; second, the paths looked at."""
     if candidate.recorded:
-        paths = [os.path.join(ROOT, candidate.recorded, "summary.json")]
+        paths = [os.path.join(ROOT, directory, "summary.json") for directory in candidate.recorded]
     else:
         paths = [os.path.join(build, "reports", entry, "summary.json")
                  for entry in candidate.entries]
