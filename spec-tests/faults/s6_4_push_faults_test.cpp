@@ -30,7 +30,6 @@
 #include "harness/faults/unanswered_calls.hpp"
 #include "harness/fixtures/push_rounds.hpp"
 #include "harness/util/dump_difference.hpp"
-#include "harness/util/dump_sections.hpp"
 
 namespace ssp::harness {
 namespace {

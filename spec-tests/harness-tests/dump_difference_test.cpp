@@ -4,7 +4,6 @@
 
 #include "harness/catalog/spec.hpp"
 #include "harness/util/dump_difference.hpp"
-#include "harness/util/dump_sections.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -78,6 +78,14 @@ TEST(InspectionFailures, HARNESS_31_AMissingCandidateTableIsNamedAndAHarnessBugI
             }),
             "the candidate's database has no column ord in table sync_segment_publications (the "
             "0.22 segment layout, §5.1)");
+  // A column of a relation: the relation exists, the column does not.
+  EXPECT_EQ(missing_layout([] {
+              raise_inspection_failure(
+                  "ERROR:  column \"_sync_scopes\" of relation \"tasks\" does not exist\n",
+                  "UPDATE tasks SET _sync_scopes = NULL");
+            }),
+            "the candidate's database has no column _sync_scopes in table tasks (a table of the "
+            "configured schema, §2.4)");
   EXPECT_EQ(missing_layout([] {
               raise_inspection_failure("ERROR:  relation \"tasks\" does not exist\n", "seed");
             }),

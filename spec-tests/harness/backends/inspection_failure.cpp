@@ -48,13 +48,8 @@ std::string table_origin(const std::string& table) {
 }
 
 void raise_inspection_failure(const std::string& message, const std::string& sql) {
-  const std::string table = unqualified(captured(
-      message, {R"(no such table: ([A-Za-z0-9_.]+))", R"(relation \"([A-Za-z0-9_.]+)\" does not exist)"}));
-  if (!table.empty()) {
-    if (harness_owned(table)) throw HarnessError("its own table " + table + " is missing: " + sql);
-    throw CandidateLayoutMissing("the candidate's database has no table " + table + " (" +
-                                 table_origin(table) + ")");
-  }
+  // Columns first: PostgreSQL's missing column ("column "c" of relation "t"
+  // does not exist") also holds a missing table's words.
   const std::string column = unqualified(captured(
       message, {R"(no such column: ([A-Za-z0-9_.]+))", R"(has no column named ([A-Za-z0-9_]+))",
                 R"(column \"([A-Za-z0-9_]+)\"(?: of relation \"[A-Za-z0-9_.]+\")? does not exist)"}));
@@ -73,6 +68,13 @@ void raise_inspection_failure(const std::string& message, const std::string& sql
     const std::string origin = of.empty() ? "" : " (" + table_origin(of) + ")";
     throw CandidateLayoutMissing("the candidate's database has no column " + column + where +
                                  origin);
+  }
+  const std::string table = unqualified(captured(
+      message, {R"(no such table: ([A-Za-z0-9_.]+))", R"(relation \"([A-Za-z0-9_.]+)\" does not exist)"}));
+  if (!table.empty()) {
+    if (harness_owned(table)) throw HarnessError("its own table " + table + " is missing: " + sql);
+    throw CandidateLayoutMissing("the candidate's database has no table " + table + " (" +
+                                 table_origin(table) + ")");
   }
   if (message.find("syntax error") != std::string::npos) {
     throw HarnessError("its own SQL is wrong: " + message + " in: " + sql);
