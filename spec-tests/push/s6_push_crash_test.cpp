@@ -27,7 +27,7 @@ constexpr int kMaxWrites = 200;
 class PushCrash : public PushRoundTest {
  protected:
   // Stores the rows of rounds 0…kMaxWrites.
-  void seed_rounds() { PushRoundTest::seed_rounds(kMaxWrites); }
+  void seed_rounds() { PushRoundTest::seed_rounds(0, kMaxWrites); }
 
   // The same push, run again after a failed try (which left the database as
   // it was), with the database working: a rejection is rejected again; an
