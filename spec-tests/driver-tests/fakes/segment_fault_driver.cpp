@@ -7,10 +7,10 @@
 //    rest of the put (the segment row, the publication) in the store's put
 //    after it. A process that dies between leaves a scope row that no
 //    publication names (FAULT-7, killed at the hasher or a put hook).
-//  - loses-an-answered-put: the put runs, then its publication (and its scope
-//    row) is deleted in a transaction of its own before the answer, which
-//    still names it: a store that acknowledges what it does not keep. Only a
-//    new process shows it (FAULT-14, the answer lost).
+//  - loses-an-answered-put: the put runs, then its publication and its scope
+//    row are deleted, each in a transaction of its own, before the answer,
+//    which still names them: a store that acknowledges what it does not keep.
+//    Only a new process shows it (FAULT-14, the answer lost).
 // Everything else answers as the reference driver does.
 #include <sqlite3.h>
 
