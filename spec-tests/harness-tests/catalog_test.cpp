@@ -115,6 +115,9 @@ TEST(Catalog, TRACE_11_EveryConformanceRowNamesItsSource) {
   auto index = parse_spec_keyword_index(read_text_file(*repository / "docs/spec-keywords.md"));
   ASSERT_GT(index.occurrences.size(), 100u) << "docs/spec-keywords.md lists no occurrences";
   ASSERT_FALSE(index.diff_hunks.empty()) << "docs/spec-keywords.md lists no diff file";
+  index.sentences =
+      parse_spec_sentence_index(read_text_file(*repository / "docs/spec-sentences.md"));
+  ASSERT_GT(index.sentences.size(), 1000u) << "docs/spec-sentences.md lists no sentences";
   index.upstream_files = parse_upstream_manifest(
       read_text_file(*repository / "docs/requirements/upstream-files.md"));
   ASSERT_GT(index.upstream_files.size(), 20u)
@@ -136,8 +139,13 @@ TEST(Catalog, TRACE_11_TheCheckFindsEachKindOfWrongSource) {
       "| `core/src/row-codec.ts` |\n");
   EXPECT_EQ(index.upstream_files,
             (std::set<std::string>{"package/src/push.ts", "core/src/row-codec.ts"}));
+  index.sentences = parse_spec_sentence_index(
+      "| section | sentence | line | hash |\n|---|---|---|---|\n"
+      "| \u00a76.4 | 1 | 10 | 0123abcd |\n| \u00a76.4 | 2 | 11 | aaaaaaaa |\n"
+      "| \u00a711.2 | 1 | 90 | cccccccc |\n");
   EXPECT_EQ(index.occurrences.size(), 4u);
   EXPECT_EQ(index.diff_hunks.at("storage.ts"), 2);
+  EXPECT_EQ(index.sentences.size(), 3u);
 
   std::vector<CatalogEntry> rows;
   for (const char* level : {
@@ -156,9 +164,22 @@ TEST(Catalog, TRACE_11_TheCheckFindsEachKindOfWrongSource) {
            "0.22 (the release)",                              // neither form
            "0.22 (upstream core/src/row-codec.ts)",           // right: a file of @syncular/core
            "0.22 (upstream package/src/core/row-codec.ts)",   // no such file upstream
+           "MUST (\u00a76.4 MUST#2, \u00a76.4 S#2 [aaaaaaaa])",  // right: R16
+           "MUST (\u00a76.4 S#2 [aaaaaaaa])",                  // a sentence backs no MUST
+           "MUST (\u00a76.4 MUST#1, \u00a76.4 S#2 [bbbbbbbb])",  // reworded since
+           "MUST (\u00a76.4 MUST#1, \u00a76.4 S#9 [aaaaaaaa])",  // no such sentence
+           "MUST (\u00a76.4 MUST#1, \u00a76.4 S2 [aaaaaaaa])",   // not written as a citation
+           "0.22 (diff storage.ts, \u00a76.4 S#1 [0123abcd])",  // right: R21
+           "0.22 (\u00a76.4 S#1 [0123abcd])",                   // nor a 0.22 row
        }) {
-    rows.push_back({"a.md", "R" + std::to_string(rows.size() + 1), "\u00a76.4", level, {}});
+    rows.push_back(
+        {"a.md", "R" + std::to_string(rows.size() + 1), "\u00a76.4, \u00a76.3", level, {}});
   }
+  // Rows of §11.2 whose keyword is §6.4's: the first names no sentence of
+  // §11.2, the second does.
+  rows.push_back({"a.md", "R23", "\u00a711.2", "MUST (\u00a76.4 MUST#1)", {}});
+  rows.push_back({"a.md", "R24", "\u00a711.2, \u00a76.3",
+                  "MUST (\u00a76.4 MUST#1, \u00a711.2 S#1 [cccccccc])", {}});
   CatalogEntry harness_row{"h.md", "H1", "Catalog", "MUST", {}};
   harness_row.kind = "harness";  // judges no candidate: needs no source
   rows.push_back(harness_row);
@@ -176,11 +197,28 @@ TEST(Catalog, TRACE_11_TheCheckFindsEachKindOfWrongSource) {
   EXPECT_TRUE(mentions(problems, "R15 (0.22 (upstream package/src/core/row-codec.ts)) names "
                                  "upstream package/src/core/row-codec.ts, which upstream does "
                                  "not have"));
-  EXPECT_EQ(problems.size(), 10u);
+  EXPECT_TRUE(mentions(problems, "R17 (MUST (\u00a76.4 S#2 [aaaaaaaa])) cites only sentences "
+                                 "of SSP2: a sentence without a keyword backs no MUST"));
+  EXPECT_TRUE(mentions(problems, "R18 (MUST (\u00a76.4 MUST#1, \u00a76.4 S#2 [bbbbbbbb])) "
+                                 "cites \u00a76.4 S#2 [bbbbbbbb], but that sentence's words now "
+                                 "hash to aaaaaaaa"));
+  EXPECT_TRUE(mentions(problems, "R19 (MUST (\u00a76.4 MUST#1, \u00a76.4 S#9 [aaaaaaaa])) cites "
+                                 "\u00a76.4 S#9 [aaaaaaaa], a sentence SSP2 does not have"));
+  EXPECT_TRUE(mentions(problems, "R20 (MUST (\u00a76.4 MUST#1, \u00a76.4 S2 [aaaaaaaa])) cites "
+                                 "'\u00a76.4 S2 [aaaaaaaa]', not a keyword occurrence"));
+  EXPECT_TRUE(mentions(problems, "R22 (0.22 (\u00a76.4 S#1 [0123abcd])) cites only sentences of "
+                                 "SSP2: a 0.22 row rests on a file of the release"));
+  EXPECT_TRUE(mentions(problems, "R23 (MUST (\u00a76.4 MUST#1)) reaches its keyword only through "
+                                 "another section: cite the sentence of \u00a711.2"));
+  EXPECT_EQ(problems.size(), 16u);
   for (const auto& problem : problems) {
-    EXPECT_EQ(problem.find("R1 "), std::string::npos) << problem;
-    EXPECT_EQ(problem.find("H1"), std::string::npos) << problem;
+    for (const char* right : {"R1 ", "H1", "R16 ", "R21 ", "R24 "}) {
+      EXPECT_EQ(problem.find(right), std::string::npos) << problem;
+    }
   }
+  EXPECT_THROW(parse_spec_sentence_index("| section | sentence | line | hash |\n|---|---|---|---|\n"
+                                         "| \u00a76.4 | 1 | 10 | not-hex |\n"),
+               std::runtime_error);
   EXPECT_THROW(parse_spec_keyword_index("| section | keyword | occurrence | line |\n|---|---|---|---|\n"
                                         "| \u00a76.4 | MUST | two | 10 |\n"),
                std::runtime_error);
