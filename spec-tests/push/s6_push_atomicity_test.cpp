@@ -1,10 +1,16 @@
 // A commit applies whole or not at all (SSP2 §6.4; design notes push.md
-// §1.1 steps 11–12, §6.1 items 6–7). The rollback is §6.4's MUST (PUSH-6);
+// §1.1 steps 11–12, §6.1 items 6–7). The rollback is §6.4's MUST (PUSH-6),
+// and so is that nobody reads a commit before it is applied (PUSH-6-ISO);
 // which record a rejection carries, and how a relational constraint is
 // answered, SSP2 states without a keyword (PUSH-6-REL, PUSH-7).
 #include <gmock/gmock.h>
 
+#include <future>
+#include <mutex>
+#include <optional>
+
 #include "harness/fixtures/push_fixtures.hpp"
+#include "harness/fixtures/push_storage_fixtures.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -140,6 +146,69 @@ TEST_P(PushAtomicity, PUSH_7_AViolationIsAnsweredBeforeTheCommitValidatorsVerdic
               ::testing::ElementsAre(error_at(1, "sync.constraint_violation",
                                               "write violates a relational constraint")));
   EXPECT_EQ(footprint(), before);
+  EXPECT_FALSE(row("tasks", "t1"));
+}
+
+// What a read of the storage shows of PUSH-6-ISO's push.
+struct SeenOfThePush {
+  std::optional<std::int64_t> t0_version;
+  bool t1_present = false;
+  std::int64_t max_seq = 0;
+  bool result_stored = false;
+};
+
+// §6.4: a puller never observes a commit's changes before its push response
+// could report them (S#6), and a commit rejected after staging was never
+// applied, even in part (MUST#1). The push stages an update of t0 and an
+// insert of t1, then parks in its whole-commit validator, a callback every
+// candidate calls, and is refused there. Reads by another caller while it is
+// parked must show the committed state. SSP2 lets reads wait for the push
+// instead: a read that has not answered by the watchdog is taken to wait, the
+// push is refused, and the read must then show the state the refusal left, the
+// same rows and seq (a candidate whose reads wait pays the watchdog here).
+TEST_P(PushAtomicity, PUSH_6_ISO_NoReaderSeesAnOpenPush) {
+  record_spec("§6.4", "PUSH-6-ISO");
+  const std::int64_t seed = seed_two_rows();
+  ASSERT_GT(seed, 0);
+  std::promise<void> parked;
+  std::once_flag parked_once;
+  std::promise<void> released;
+  auto parking = options();
+  parking.commit_validator = [&, release = released.get_future().share()](
+                                 const push::CommitValidation&) {
+    std::call_once(parked_once, [&] { parked.set_value(); });
+    release.wait();
+    throw push::ValidationRejection("test.refused", "no");
+  };
+  std::optional<push::PushAnswer> answer;
+  Background pushing([&] {
+    answer = push(commit("k1", {upsert("tasks", "t0", task("t0", "p1", "staged")),
+                                upsert("tasks", "t1", task("t1", "p1", "staged"))}),
+                  parking);
+  });
+  if (parked.get_future().wait_for(kWatchdog) != std::future_status::ready) {
+    released.set_value();
+    pushing.finish();
+    FAIL() << "the push never called its whole-commit validator";
+  }
+  SeenOfThePush seen;
+  Background reading([&] {
+    seen = {version_of("tasks", "t0"), row("tasks", "t1").has_value(), max_seq(),
+            stored_result("k1").has_value()};
+  });
+  const bool read_while_parked = reading.finish();
+  released.set_value();
+  ASSERT_TRUE(pushing.finish()) << "the refused push never answered";
+  ASSERT_TRUE(read_while_parked || reading.finish()) << "the read never answered";
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, PushAnswerStatus::rejected) << ::testing::PrintToString(*answer);
+  EXPECT_EQ(seen.t0_version, std::optional<std::int64_t>(1)) << "a reader saw t0 staged";
+  EXPECT_FALSE(seen.t1_present) << "a reader saw t1, which the push staged";
+  EXPECT_EQ(seen.max_seq, seed) << "a reader saw the open push's commit";
+  if (read_while_parked) {
+    EXPECT_FALSE(seen.result_stored) << "a reader saw the open push's result";
+  }
+  EXPECT_EQ(payload_of("tasks", "t0"), std::optional<storage::Bytes>(task("t0", "p1", "a")));
   EXPECT_FALSE(row("tasks", "t1"));
 }
 
