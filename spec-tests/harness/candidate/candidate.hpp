@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -96,6 +97,19 @@ class Candidate {
     throw HarnessError("kill_process_of: the candidate lacks " +
                        std::string(capability_name(Capability::process_kill)) +
                        ", and the test did not skip at its capability gate");
+  }
+
+  // How many calls wait in the candidate's own coordinator for the database at
+  // `location`; nothing when the candidate has none, its pushes being
+  // serialized by the database's locks, which the database shows. SSP2 §6.8
+  // lets a storage without interactive transactions serialize each partition
+  // outside its database (upstream's D1 storage behind a Durable Object): a
+  // race then sees a step wait where that storage serializes, as the
+  // candidate reports it, and a step that has merely not answered is not
+  // waiting.
+  virtual std::optional<int> calls_waiting_in_coordinator(const DatabaseLocation& location) {
+    static_cast<void>(location);
+    return std::nullopt;
   }
 
   // Whether stores opened twice over one location see each other's data

@@ -3,6 +3,7 @@
 #include "harness/driver/driver_areas.hpp"
 #include "harness/driver/driver_handle.hpp"
 #include "harness/driver/driver_hello.hpp"
+#include "harness/driver/driver_location.hpp"
 #include "harness/driver/driver_segment_store.hpp"
 #include "harness/driver/driver_server_storage.hpp"
 #include "harness/errors/driver_error.hpp"
@@ -65,6 +66,18 @@ class DriverCandidate final : public Candidate {
              ", which has no push methods";
     }
     return {};
+  }
+
+  std::optional<int> calls_waiting_in_coordinator(const DatabaseLocation& location) override {
+    if (!hello_.coordinator) return std::nullopt;
+    const std::string method = "coordinator.waiting";
+    const wire::Json result =
+        session_->call(method, {{"location", location_to_json(location)}});
+    return decode_answer(method, [&] {
+      const auto waiting = wire::Fields(result, "result").integer("waiting");
+      if (waiting < 0) throw wire::WireError("result.waiting: a count, not " + std::to_string(waiting));
+      return static_cast<int>(waiting);
+    });
   }
 
   std::unique_ptr<SegmentStore> open_segment_store(const DatabaseLocation& location,

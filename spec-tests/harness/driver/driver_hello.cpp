@@ -45,6 +45,7 @@ DriverHello read_hello(const wire::Json& answer, std::int64_t asked) {
       hello.commands = optional_flag(capabilities, "commands");
       hello.authoritative_queries = optional_flag(capabilities, "queryAuthoritative");
       hello.upstream_tables = optional_flag(capabilities, "upstreamTables");
+      hello.coordinator = optional_flag(capabilities, "coordinator");
       hello.schema_reports =
           !capabilities.has("schemaReport") || capabilities.boolean("schemaReport");
     }

@@ -25,6 +25,9 @@ struct DriverHello {
   bool commands = false;    // "commands"
   bool authoritative_queries = false;  // "queryAuthoritative"
   bool upstream_tables = false;        // "upstreamTables"
+  // "coordinator": pushes are serialized outside the database, and
+  // coordinator.waiting says how many wait (version 2, fifth revision).
+  bool coordinator = false;
   // "schemaReport": absent means true, as every driver answered a report
   // before the field existed (version 2, third revision).
   bool schema_reports = true;

@@ -56,10 +56,12 @@ const storage::CompiledSchema& final_schema(const Schedule& schedule, const Sche
 }
 
 // `setup row ID version N title T project P` and `setup member ID email E`:
-// written through a storage of the candidate's, without a commit (the race
-// starts from them). Nothing is opened when there are none: a race of
-// servers starting begins from an empty database, and one of puts needs no
-// storage.
+// written through a storage of the candidate's, row by row with its
+// storage-level write, without a commit (the race starts from them), so that
+// a candidate without raw transactions (a storage serialized by a
+// coordinator) plays every schedule its steps allow. Nothing is opened when
+// there are none: a race of servers starting begins from an empty database,
+// and one of puts needs no storage.
 void seed_rows(const Schedule& schedule, const ScheduleStage& stage) {
   std::vector<NamedRow> rows;
   for (const auto& words : schedule.setup) {
@@ -71,13 +73,7 @@ void seed_rows(const Schedule& schedule, const ScheduleStage& stage) {
   auto storage = require_opened(
       stage.candidate.open_server_storage(stage.database.location(), {}), "server storage");
   storage->ensure_schema(stage.schema);
-  auto tx = storage->begin(kPartition);
-  if (!tx) throw std::runtime_error("the candidate's begin returned no transaction");
-  tx->lock_partition_for_push();
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    tx->upsert_row(rows[i].table, rows[i].row, static_cast<std::int64_t>(i));
-  }
-  tx->commit();
+  for (const NamedRow& row : rows) storage->upsert_row(kPartition, row.table, row.row);
 }
 
 // One permutation being played: its sessions, the steps started and not yet
@@ -85,7 +81,10 @@ void seed_rows(const Schedule& schedule, const ScheduleStage& stage) {
 class Play {
  public:
   Play(const Schedule& schedule, const Permutation& permutation, const ScheduleStage& stage)
-      : schedule_(schedule), permutation_(permutation), stage_(stage) {
+      : schedule_(schedule),
+        permutation_(permutation),
+        stage_(stage),
+        coordinated_(stage.candidate.calls_waiting_in_coordinator(stage.database.location())) {
     // Only the sessions the permutation plays: what it needs of the candidate
     // is what its own steps use (capabilities_needed).
     for (const auto& declaration : schedule.sessions) {
@@ -166,8 +165,10 @@ class Play {
           application_name_of(stage_.database.location(), declared_session(waiting.step)));
     }
     // SQLite shows only a held write lock: a step can wait only if another
-    // session holds it before the step starts.
+    // session holds it before the step starts. A candidate with a coordinator
+    // serializes outside the database, and counts who waits in its queue.
     const bool sees_only_a_held_lock =
+        !coordinated_ &&
         stage_.database.lock_wait_evidence() == TestDatabase::LockWaitEvidence::held_write_lock;
     const bool lock_held_before =
         step.waits_for && sees_only_a_held_lock && stage_.database.shows_lock_waits(waiters);
@@ -181,7 +182,8 @@ class Play {
     const bool held = eventually(
         [&] {
           return session.answer().has_value() ||
-                 stage_.database.shows_sessions_waiting(waiting_sessions);
+                 (coordinated_ ? coordinator_shows_waiting(waiters)
+                               : stage_.database.shows_sessions_waiting(waiting_sessions));
         },
         stage_.watchdog);
     if (const auto early = session.answer()) {
@@ -189,12 +191,21 @@ class Play {
       return answered_without_waiting(step, *early, "at once");
     }
     if (!held) {
-      problem("the database never showed " + step.step + " waiting for a lock");
+      problem((coordinated_ ? "the candidate's coordinator never showed "
+                            : "the database never showed ") +
+              step.step + " waiting for a lock");
       return false;
     }
     played_->transcript.push_back("step " + step.step + ": waiting");
     waiting_.push_back(step);
     return true;
+  }
+
+  // Whether the candidate's coordinator counts at least `waiters` calls
+  // waiting in its queue for the test's database.
+  bool coordinator_shows_waiting(int waiters) {
+    const auto waiting = stage_.candidate.calls_waiting_in_coordinator(stage_.database.location());
+    return waiting && *waiting >= waiters;
   }
 
   // Reports a step marked to wait that answered `when` instead; false.
@@ -274,6 +285,9 @@ class Play {
   const Schedule& schedule_;
   const Permutation& permutation_;
   const ScheduleStage& stage_;
+  // What the candidate's coordinator counts waiting when the play begins;
+  // nothing when the database's locks serialize its pushes.
+  const std::optional<int> coordinated_;
   ValidationCounts validations_;  // before the sessions, which count into it
   std::map<std::string, std::unique_ptr<PlayedSession>> sessions_;
   std::vector<PermutationStep> waiting_;
@@ -409,9 +423,7 @@ std::vector<Capability> capabilities_needed(const Schedule& schedule,
     need({Capability::server_storage, Capability::schema, Capability::rows});
   };
   for (const auto& words : schedule.setup) {
-    if (words[0] != "row" && words[0] != "member") continue;
-    need_rows();
-    need({Capability::transactions});
+    if (words[0] == "row" || words[0] == "member") need_rows();
   }
   for (const PermutationStep& played : permutation.steps) {
     const ScheduleStep& step = schedule.step(played.step);
