@@ -114,7 +114,9 @@ export function commandMethods(storages: Storages, readers: CommitReaders): Map<
       params: null,
     });
     const response = upstream.core.decodeRemoteOperationResponse(
-      await upstreamCall(() => upstream.handleRemoteOperation(bytes, commandCtx, registry)),
+      await entry.serialize(ctx.partition as string, () =>
+        upstreamCall(() => upstream.handleRemoteOperation(bytes, commandCtx, registry)),
+      ),
     ) as Params;
     if (response.kind === 'error') {
       const code = String(response.code);

@@ -6,8 +6,13 @@ import { integer } from './wire';
 /** What the driver was started to serve: the segment store, and server storage backends. */
 export interface Served {
   readonly segmentsVersion: string;
-  /** `--storage`: the SQL backends whose server storage is served (empty: segments only). */
-  readonly storageBackends: readonly ('sqlite' | 'postgres')[];
+  /**
+   * `--storage`: the server storages served (empty: segments only). `d1` serves the sqlite
+   * backend with upstream's D1 storage.
+   */
+  readonly storageBackends: readonly ('sqlite' | 'd1' | 'postgres')[];
+  /** `--coordinator` when the D1 storage is served. */
+  readonly coordinator?: string;
 }
 
 export function helloMethod(served: Served): Method {
@@ -19,11 +24,16 @@ export function helloMethod(served: Served): Method {
     // Backends are declared for every area at once, and upstream has no PostgreSQL segment
     // store: a driver serving postgres storage leaves the segments area out.
     const segments = !served.storageBackends.includes('postgres');
+    // D1 has no interactive transaction: the raw begin/lock/commit of trusted code is not served.
+    const d1 = served.storageBackends.includes('d1');
+    const storageName = served.storageBackends
+      .map((b) => (b === 'd1' ? `d1 (coordinator ${served.coordinator})` : b))
+      .join('+');
     return {
       protocol,
       implementation: {
         name: 'syncular (upstream TypeScript server under Bun)',
-        version: `segments ${served.segmentsVersion}${storage ? `, storage ${served.storageBackends.join('+')}` : ''}`,
+        version: `segments ${served.segmentsVersion}${storage ? `, storage ${storageName}` : ''}`,
       },
       capabilities: {
         backends: ['memory', 'sqlite', ...(served.storageBackends.includes('postgres') ? ['postgres'] : [])],
@@ -34,12 +44,14 @@ export function helloMethod(served: Served): Method {
         ...(storage && protocol === 2
           ? {
               push: true,
-              transactions: true,
+              transactions: !d1,
               pushHooks: false, // push.ts has no hook points
               upstreamTables: true, // the storages keep upstream's own sync_* tables
               schemaReport: false, // ensureSchema returns void; there is no preview
               commands: true, // command.run through operations.ts
               queryAuthoritative: false,
+              // D1's pushes are serialized outside the database: coordinator.waiting says who waits.
+              ...(d1 ? { coordinator: true } : {}),
             }
           : storage
             ? { schemaReport: false }

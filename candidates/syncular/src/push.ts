@@ -156,12 +156,15 @@ export function pushMethods(storages: Storages, readers: CommitReaders): Map<str
     const serverSchema = serverSchemaFromWire(object(params, 'schema'));
     const compiled = await upstreamCall(() => upstream.compileSchema(serverSchema));
     const ctx = requestContext(params, call, readers, entry.storage, compiled, serverSchema, upstream);
-    const processed = await upstreamCall(() =>
-      upstream.processPushCommitWithTrace(ctx, compiled, resolvedScopes(object(params, 'actor')), clientId, {
-        type: 'PUSH_COMMIT',
-        clientCommitId,
-        operations,
-      }),
+    // A D1 storage's push runs in its partition's queue, as a Durable Object takes it.
+    const processed = await entry.serialize(ctx.partition as string, () =>
+      upstreamCall(() =>
+        upstream.processPushCommitWithTrace(ctx, compiled, resolvedScopes(object(params, 'actor')), clientId, {
+          type: 'PUSH_COMMIT',
+          clientCommitId,
+          operations,
+        }),
+      ),
     );
     return pushResultToWire(processed);
   };

@@ -1,16 +1,22 @@
 /**
  * Open server storages by handle (docs/driver-protocol.md "storage.open", "storage.close"):
  * upstream's `SqliteServerStorage` (sqlite-storage.ts) on the checkout's bun:sqlite adapter
- * (sqlite-bun-driver.ts), or `PostgresServerStorage` (postgres-storage.ts) on the Bun.SQL
- * `PgExecutor` (bun-sql-executor.ts), opened as a host opens them.
+ * (sqlite-bun-driver.ts), or `D1ServerStorage` (d1-storage.ts) on a D1 binding over the same
+ * file (d1-binding.ts) behind the coordinator (coordinator.ts), or `PostgresServerStorage`
+ * (postgres-storage.ts) on the Bun.SQL `PgExecutor` (bun-sql-executor.ts), opened as a host
+ * opens them.
  */
 import { bunSqlExecutor, connect } from './bun-sql-executor';
+import { Coordinator } from './coordinator';
+import { D1DatabaseOverSqlite } from './d1-binding';
 import { badRequest, invalidArgument, unsupported, upstreamCall } from './errors';
 import type { Upstream } from './upstream';
 import { boolean, integer, object, type Params, text } from './wire';
 
 export interface OpenStorage {
   readonly backend: 'sqlite' | 'postgres';
+  /** Runs one push or command of `partition`: in the coordinator's queue for D1, at once otherwise. */
+  readonly serialize: <T>(partition: string, work: () => Promise<T>) => Promise<T>;
   /** Upstream's `ServerStorage`. */
   // biome-ignore lint/suspicious/noExplicitAny: upstream object
   readonly storage: any;
@@ -25,11 +31,21 @@ export interface OpenStorage {
   readonly close: () => Promise<void>;
 }
 
+const atOnce = <T>(_partition: string, work: () => Promise<T>): Promise<T> => work();
+
 export class Storages {
   readonly #open = new Map<number, OpenStorage>();
   #next = 1;
 
-  constructor(readonly upstream: Upstream) {}
+  /**
+   * `sqliteAs`: which of upstream's storages serves a SQLite file, its SQLite storage or its D1
+   * storage, whose pushes a coordinator serializes unless `coordinatorSerializes` is false.
+   */
+  constructor(
+    readonly upstream: Upstream,
+    readonly sqliteAs: 'sqlite' | 'd1' = 'sqlite',
+    readonly coordinatorSerializes = true,
+  ) {}
 
   get(params: Params): OpenStorage {
     const handle = integer(params, 'storage');
@@ -47,7 +63,8 @@ export class Storages {
     if (boolean(options, 'hooks', false)) throw unsupported('hooks: upstream has no hook points');
     const backend = text(location, 'backend');
     let entry: OpenStorage;
-    if (backend === 'sqlite') entry = await this.#openSqlite(text(location, 'path'), lockWaitMs);
+    if (backend === 'sqlite' && this.sqliteAs === 'd1') entry = await this.#openD1(text(location, 'path'), lockWaitMs);
+    else if (backend === 'sqlite') entry = await this.#openSqlite(text(location, 'path'), lockWaitMs);
     else if (backend === 'postgres') entry = await this.#openPostgres(text(location, 'dsn'), text(location, 'schema'), lockWaitMs);
     else if (backend === 'memory') throw invalidArgument('server storage needs a SQL backend, not memory');
     else throw unsupported(`backend ${backend} is not served`);
@@ -66,6 +83,7 @@ export class Storages {
       const storage = await upstreamCall(() => new this.upstream.SqliteServerStorage(db));
       return {
         backend: 'sqlite',
+        serialize: atOnce,
         storage,
         query: async (sql, params) => db.native.query(sql).all(...(params as never[])),
         compiled: undefined,
@@ -73,6 +91,35 @@ export class Storages {
         close: async () => db.close(),
       };
     } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  async #openD1(path: string, lockWaitMs: number): Promise<OpenStorage> {
+    const coordinator = new Coordinator(path, this.coordinatorSerializes);
+    // Host wiring: a Worker hands the storage its D1 binding; the busy timeout is for the
+    // harness, which reads the same file while the storage writes it.
+    const db = new D1DatabaseOverSqlite(path, lockWaitMs);
+    try {
+      // What upstream's Workers host asserts from inside its per-partition Durable Object.
+      const storage = new this.upstream.D1ServerStorage(db, { pushApplySerialized: true });
+      // The schema DDL a host applies once before use (d1-storage.ts `migrate`).
+      await upstreamCall(() => storage.migrate());
+      return {
+        backend: 'sqlite',
+        serialize: (partition, work) => coordinator.serialize(partition, work),
+        storage,
+        query: async (sql, params) => db.db.query(sql).all(...(params as never[])) as Record<string, unknown>[],
+        compiled: undefined,
+        transactions: new Map(),
+        close: async () => {
+          coordinator.close();
+          db.close();
+        },
+      };
+    } catch (error) {
+      coordinator.close();
       db.close();
       throw error;
     }
@@ -90,6 +137,7 @@ export class Storages {
     const storage = new this.upstream.PostgresServerStorage(exec);
     return {
       backend: 'postgres',
+      serialize: atOnce,
       storage,
       query: async (text, params) => (await exec.query(text, params)).rows,
       compiled: undefined,

@@ -57,7 +57,7 @@ export async function loadServer(serverSrc: string): Promise<Upstream> {
     [
       'sqlite-storage.ts', 'sqlite-bun-driver.ts', 'postgres-storage.ts', 'schema.ts', 'push.ts',
       'validate.ts', 'errors.ts', 'storage-errors.ts', 'operations.ts', 'relational-rows.ts',
-      'sqlite-dialect.ts', 'pg-executor.ts', 'context.ts', 'scopes.ts',
+      'sqlite-dialect.ts', 'pg-executor.ts', 'context.ts', 'scopes.ts', 'd1-storage.ts',
     ].map((file) => import(join(serverSrc, file))),
   );
   return Object.assign({ core }, ...modules);
