@@ -205,8 +205,9 @@ std::vector<std::string> source_problems(const std::vector<CatalogEntry>& catalo
                problems.size() == problems_before) {
       problems.push_back(where + "reaches its keyword only through another section: cite the "
                                  "sentence of " + entry.section + " that says what it tests, "
-                                 "as '" + own_sections.front() + " S#1 [hash]' "
-                                 "(docs/spec-sentences.md)");
+                                 "as '" +
+                                 (own_sections.empty() ? "§1" : own_sections.front()) +
+                                 " S#1 [hash]' (docs/spec-sentences.md)");
     }
   }
   return problems;

@@ -75,7 +75,9 @@ class DriverCandidate final : public Candidate {
         session_->call(method, {{"location", location_to_json(location)}});
     return decode_answer(method, [&] {
       const auto waiting = wire::Fields(result, "result").integer("waiting");
-      if (waiting < 0) throw wire::WireError("result.waiting: a count, not " + std::to_string(waiting));
+      if (waiting < 0) {
+        throw wire::WireError("result.waiting: a count, not " + std::to_string(waiting));
+      }
       return static_cast<int>(waiting);
     });
   }
