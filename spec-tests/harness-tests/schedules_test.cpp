@@ -5,8 +5,10 @@
 #include <gmock/gmock.h>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <pqxx/pqxx>
 #include <thread>
@@ -140,12 +142,31 @@ TEST(ScheduleRunner, HARNESS_51_APlaceholderIsOneSequenceNumberThroughoutAPermut
               Contains("expect changes t1 versions ?p: saw versions 2 (?p met 1 before)"));
 }
 
+// What SerializesInProcess says of the pushes waiting for its mutex.
+enum class CoordinatorReport {
+  none,         // it declares no coordinator: the database must show them waiting
+  honest,       // a coordinator that counts the pushes waiting for the mutex
+  always_zero,  // a coordinator that never shows anyone waiting
+};
+
 // The reference, but every push holds one process-wide mutex from start to
 // end: pushes serialize outside the database, which shows none of them
-// waiting. A wrong candidate for HARNESS-53 only.
+// waiting. Without a report, a wrong candidate for HARNESS-53; with one, an
+// in-process coordinator for HARNESS-59.
 class SerializesInProcess final : public Candidate {
  public:
+  explicit SerializesInProcess(CoordinatorReport report = CoordinatorReport::none)
+      : report_(report) {}
+
   std::string name() const override { return "serializes-in-process"; }
+  std::optional<int> calls_waiting_in_coordinator(const DatabaseLocation&) override {
+    switch (report_) {
+      case CoordinatorReport::none: return std::nullopt;
+      case CoordinatorReport::honest: return push_.waiting();
+      case CoordinatorReport::always_zero: return 0;
+    }
+    return std::nullopt;
+  }
   bool supports(Backend backend) const override { return base_.supports(backend); }
   bool persists(Backend backend) const override { return base_.persists(backend); }
   std::unique_ptr<SegmentStore> open_segment_store(const DatabaseLocation& location,
@@ -172,18 +193,60 @@ class SerializesInProcess final : public Candidate {
     push::PushAnswer push(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
                           const push::PushActor& actor, const push::PushCommit& commit,
                           const push::PushOptions& options) override {
-      const std::lock_guard lock(mutex_);
+      std::unique_lock lock(mutex_, std::try_to_lock);
+      if (!lock.owns_lock()) {
+        ++waiting_;
+        lock.lock();
+        --waiting_;
+      }
       return base_.push(storage, schema, actor, commit, options);
     }
+    int waiting() const { return waiting_.load(); }
 
    private:
     PushArea& base_;
     std::mutex mutex_;
+    std::atomic<int> waiting_{0};
   };
 
+  const CoordinatorReport report_;
   Candidate& base_ = reference_candidate();
   OneAtATime push_{base_.push()};
 };
+
+// A candidate that serializes pushes outside the database and says so: a step
+// counts as waiting once the candidate's coordinator counts it, and a
+// coordinator that never shows it waiting fails the play, whatever the
+// database shows (the reference beneath still takes its own lock).
+TEST(ScheduleRunner, HARNESS_59_ACoordinatorsQueueIsWhereAStepIsSeenWaiting) {
+  record_spec("Harness", "HARNESS-59");
+  const std::string one_partition =
+      "schedule  Tiny\nsection   §6.3\ntitle     t\nanomaly   a\n"
+      "session a a push parked in its validator\n"
+      "step a_push push k1 upsert t1 title A park validate_commit\n"
+      "step a_go resume\n"
+      "session b a second push to the same partition\n"
+      "step b_push push k2 upsert t2 title B\n"
+      "permutation X L on sqlite: a_push b_push(a_go) a_go\n"
+      "expect a_go applied seq 1\n"
+      "expect b_push applied seq 2\n";
+  const Schedule schedule = parse_schedule(one_partition, "tiny.schedule");
+  const storage::CompiledSchema schema = compiled(push_schema());
+  const storage::CompiledSchema next_schema = compiled(next_push_schema());
+  const auto play = [&](Candidate& candidate) {
+    const auto database = create_test_database(Backend::sqlite);
+    return play_permutation(schedule, schedule.permutations.front(),
+                            ScheduleStage{candidate, *database, schema, next_schema, std::nullopt,
+                                          std::nullopt, std::chrono::seconds(3)});
+  };
+  SerializesInProcess counted(CoordinatorReport::honest);
+  const PlayedPermutation honest = play(counted);
+  EXPECT_THAT(honest.problems, IsEmpty());
+  EXPECT_THAT(honest.transcript, Contains("step b_push: waiting"));
+  SerializesInProcess silent(CoordinatorReport::always_zero);
+  EXPECT_THAT(play(silent).problems,
+              Contains("the candidate's coordinator never showed b_push waiting for a lock"));
+}
 
 // The runner on PostgreSQL: a push that waits for the partition lock is seen
 // waiting by its own session's application_name; one that waits on anything
