@@ -6,8 +6,8 @@
  * as a Durable Object does across Workers: beside the database file, a directory
  * (`FILE.d1-coordinator/`) holds
  * - one lock file per partition: a push or command holds its write lock (`BEGIN IMMEDIATE`)
- *   from before upstream's pipeline starts until it has answered, and the operating system
- *   frees it if the process dies;
+ *   from before upstream's pipeline starts until the pipeline returns, and the operating
+ *   system frees it if the process dies;
  * - `waiting.sqlite`: a row per call waiting for a partition's lock, which `waiting()` counts
  *   for the driver's `coordinator.waiting` (docs/driver-protocol.md), so that a race sees a
  *   step wait where this storage serializes, not merely not answer.
