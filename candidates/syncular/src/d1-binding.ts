@@ -15,6 +15,8 @@
 import { Database } from 'bun:sqlite';
 
 type Row = Record<string, unknown>;
+/** What D1's `all`, `run` and each result of `batch` answer. */
+type D1Result<T> = { results: T[]; success: true; meta: Row };
 
 /** D1 returns BLOB columns as ArrayBuffer; bun:sqlite as Uint8Array. */
 function asD1Row(row: Row): Row {
@@ -53,12 +55,22 @@ export class D1PreparedStatementOverSqlite {
     return rows.length === 0 ? null : (asD1Row(rows[0] as Row) as T);
   }
 
-  async all<T = Row>(): Promise<{ results: T[]; success: true; meta: Row }> {
-    const rows = this.db.query(this.sql).all(...(this.values as never[])) as Row[];
-    return { results: rows.map(asD1Row) as T[], success: true, meta: {} };
+  async all<T = Row>(): Promise<D1Result<T>> {
+    return this.allNow() as D1Result<T>;
   }
 
-  async run(): Promise<{ results: Row[]; success: true; meta: Row }> {
+  async run(): Promise<D1Result<Row>> {
+    return this.runNow();
+  }
+
+  /** `all`, synchronously: what `batch` runs inside its transaction. */
+  allNow(): D1Result<Row> {
+    const rows = this.db.query(this.sql).all(...(this.values as never[])) as Row[];
+    return { results: rows.map(asD1Row), success: true, meta: {} };
+  }
+
+  /** `run`, synchronously: what `batch` runs inside its transaction. */
+  runNow(): D1Result<Row> {
     const outcome = this.db.query(this.sql).run(...(this.values as never[]));
     return {
       results: [],
@@ -83,14 +95,9 @@ export class D1DatabaseOverSqlite {
 
   async batch(statements: D1PreparedStatementOverSqlite[]): Promise<unknown[]> {
     const apply = this.db.transaction(() =>
-      statements.map((statement) => {
-        const query = this.db.query(statement.sql);
-        if (/^\s*(select|with|pragma)\b/i.test(statement.sql)) {
-          return { results: (query.all(...(statement.values as never[])) as Row[]).map(asD1Row), success: true, meta: {} };
-        }
-        const outcome = query.run(...(statement.values as never[]));
-        return { results: [], success: true, meta: { changes: outcome.changes, last_row_id: Number(outcome.lastInsertRowid) } };
-      }),
+      statements.map((statement) =>
+        /^\s*(select|with|pragma)\b/i.test(statement.sql) ? statement.allNow() : statement.runNow(),
+      ),
     );
     return apply.immediate();
   }

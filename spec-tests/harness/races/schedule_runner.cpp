@@ -84,7 +84,8 @@ class Play {
       : schedule_(schedule),
         permutation_(permutation),
         stage_(stage),
-        coordinated_(stage.candidate.calls_waiting_in_coordinator(stage.database.location())) {
+        coordinated_(
+            stage.candidate.calls_waiting_in_coordinator(stage.database.location()).has_value()) {
     // Only the sessions the permutation plays: what it needs of the candidate
     // is what its own steps use (capabilities_needed).
     for (const auto& declaration : schedule.sessions) {
@@ -285,9 +286,9 @@ class Play {
   const Schedule& schedule_;
   const Permutation& permutation_;
   const ScheduleStage& stage_;
-  // What the candidate's coordinator counts waiting when the play begins;
-  // nothing when the database's locks serialize its pushes.
-  const std::optional<int> coordinated_;
+  // Whether the candidate serializes pushes in a coordinator of its own, not
+  // by the database's locks.
+  const bool coordinated_;
   ValidationCounts validations_;  // before the sessions, which count into it
   std::map<std::string, std::unique_ptr<PlayedSession>> sessions_;
   std::vector<PermutationStep> waiting_;
