@@ -135,11 +135,13 @@ def _registered_code(call):
         raise OperationRefused("operation.execution_failed", "registered remote operation failed") from None
 
 
-def run_remote_command(storage, schema, actor, registry, request, now_ms, cache_identity, callbacks):
+def run_remote_command(storage, schema, actor, registry, request, now_ms, cache_identity, callbacks,
+                       on_reader=None):
     """Runs ``request`` for ``actor`` (``registry``: operation id → RemoteCommand); returns the
     push's PUSH_RESULT answer dict (applied, cached, or a stored rejection by the ordinary
-    rules). Raises OperationRefused, PushRequestRefused (``sync.invalid_client_id``) and what
-    the push raises."""
+    rules). ``callbacks`` and ``on_reader`` are the push pipeline's: the command's commit
+    passes the validators and the notifier as a push's (REMOTE §3). Raises OperationRefused,
+    PushRequestRefused (``sync.invalid_client_id``) and what the push raises."""
     if not request.operation_id or not request.client_id or not request.request_id:
         raise OperationRefused(INVALID_REQUEST, "a command needs a non-empty operationId, clientId and requestId")
     if request.client_id.startswith(REMOTE_COMMAND_PREFIX):
@@ -168,4 +170,4 @@ def run_remote_command(storage, schema, actor, registry, request, now_ms, cache_
         return [_operation(schema, mutation) for mutation in mutations]
 
     commit = {"clientId": client_id, "clientCommitId": commit_id, "operations": []}
-    return run_pipeline(storage, schema, actor, commit, now_ms, cache_identity, callbacks, build=build)
+    return run_pipeline(storage, schema, actor, commit, now_ms, cache_identity, callbacks, on_reader, build=build)

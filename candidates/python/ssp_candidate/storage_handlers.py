@@ -15,7 +15,7 @@ from .errors import CallbackFailed, InvalidInput, Unsupported
 from .protocol import CallbackRefused
 from .push import Callbacks, Verdict, run_push
 from .push_results import parse_stored, result_from_wire, result_to_wire, stored_text
-from .remote_command import CommandRequest, run_remote_command
+from .remote_command import CommandRequest, command_key, run_remote_command
 from .row_codec import Column, TYPES, decode_row, encode_row
 from .row_values import values_from_json, values_to_json
 from .schema import (SchemaError, compile_schema, layouts_json, parse_schema_text, schema_from_json, schema_to_json,
@@ -422,11 +422,16 @@ class _HookCallbacks(Callbacks):
 
 
 class _DriverCallbacks(_HookCallbacks):
-    def __init__(self, server, call, actor, commit, settings):
+    """Every callback a push.run or a command.run asks for: hooks, validators, the notifier.
+    ``commit`` gives the idempotency key the whole-commit validator is told of."""
+
+    def __init__(self, server, call, actor, commit, settings, what="push"):
         super().__init__(server, call, settings)
+        self.what = what
         self.actor = actor
         self.commit = commit
-        tables = field(settings, "rowValidators", list)
+        # A command.run of a harness older than the protocol's fifth revision names hooks only.
+        tables = field(settings, "rowValidators", list, optional=True, default=[])
         self.row_tables = {text(table, "callbacks.rowValidators[%d]" % i) for i, table in enumerate(tables)}
         if settings.get("commitValidator"):
             self.commit_validator = self._validate_commit
@@ -505,6 +510,14 @@ def push_run(server, params):
     cache_identity = _cache_identity(params)
     call = server.current_call
     callbacks = _DriverCallbacks(server, call, actor, commit, field(params, "callbacks", dict, optional=True, default={}))
+    return run_push(storage, schema, actor, commit, _int_field(params, "nowMs"),
+                    _int_field(params, "maxOperationsPerRequest", optional=True, default=500), cache_identity,
+                    callbacks, _reader_registration(call))
+
+
+def _reader_registration(call):
+    """What the pipeline calls with the whole-commit validator's reader (None once it
+    answered), so that push.read_row and push.scan_rows of ``call`` reach it."""
 
     def on_reader(reader):
         with _readers_lock:
@@ -513,16 +526,10 @@ def push_run(server, params):
             else:
                 _active_readers[call] = reader
 
-    return run_push(storage, schema, actor, commit, _int_field(params, "nowMs"),
-                    _int_field(params, "maxOperationsPerRequest", optional=True, default=500), cache_identity,
-                    callbacks, on_reader)
+    return on_reader
 
 
 # --- command ---------------------------------------------------------------------------------
-
-
-class _CommandCallbacks(_HookCallbacks):
-    what = "command"
 
 
 def _declared_command(params):
@@ -551,10 +558,14 @@ def command_run(server, params):
     declared = _declared_command(params)
     authorized = field(params, "authorized", bool)
     registry = {} if declared is None else {request.operation_id: declared_remote_command(declared, authorized)}
-    callbacks = _CommandCallbacks(server, server.current_call,
-                                  field(params, "callbacks", dict, optional=True, default={}))
+    # A command's commit passes the validators and the notifier as a push's (REMOTE §3),
+    # under the command's own idempotency key.
+    client_id, commit_id = command_key(actor["actorId"], request)
+    call = server.current_call
+    callbacks = _DriverCallbacks(server, call, actor, {"clientId": client_id, "clientCommitId": commit_id},
+                                 field(params, "callbacks", dict, optional=True, default={}), what="command")
     return run_remote_command(storage, schema, actor, registry, request, _int_field(params, "nowMs"),
-                              _cache_identity(params), callbacks)
+                              _cache_identity(params), callbacks, _reader_registration(call))
 
 
 def _reader(params):

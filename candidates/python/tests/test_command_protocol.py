@@ -50,14 +50,14 @@ class CommandProtocolTest(unittest.TestCase):
         self.dir.cleanup()
 
     def command(self, operation="inc", client="app", request="req-1", kind="increment", row="c1", project="p1",
-                authorized=True, allowed=ALL, actor="user-1", hooks=False):
+                authorized=True, allowed=ALL, actor="user-1", hooks=False, callbacks=None):
         self.calls += 1
         return self.driver.call("command.run", storage=self.storage, schema=SCHEMA,
                                 actor={"partition": "acme", "actorId": actor, "allowedScopes": allowed},
                                 request={"operationId": operation, "clientId": client, "requestId": request},
                                 command=None if kind is None else {"kind": kind, "rowId": row, "project": project},
                                 authorized=authorized, nowMs=1000 + self.calls,
-                                cacheIdentity="identity-%d" % self.calls, callbacks={"hooks": hooks})
+                                cacheIdentity="identity-%d" % self.calls, callbacks=callbacks or {"hooks": hooks})
 
     def push(self, key, row_id, project, title):
         operation = {"table": "tasks", "rowId": row_id, "op": "upsert", "payload": task(row_id, project, title),
@@ -162,6 +162,32 @@ class CommandProtocolTest(unittest.TestCase):
         threw = self.command(request="req-2", kind="throw", hooks=True)
         self.assertEqual(threw["error"]["data"]["code"], "operation.execution_failed")
         self.assertEqual(points, ["after_optimistic_miss", "after_begin", "after_lock", "after_locked_recheck"])
+
+    def test_the_commit_passes_the_validators_and_the_notifier_under_the_command_key(self):
+        self.assertTrue(self.driver.call("hello", protocol=2, harness="t")["result"]["capabilities"]["commandCallbacks"])
+        calls = []
+
+        def answer(message):
+            calls.append((message["method"], message["params"]))
+            if message["method"] == "validate_commit":
+                read = self.driver.call("push.read_row", call=message["params"]["call"], table="tasks", rowId="c1")
+                calls.append(("read", read["result"]["row"]))
+            return {}
+
+        self.callback = answer
+        every = {"rowValidators": ["tasks"], "commitValidator": True, "notify": True, "hooks": False}
+        self.assertEqual(self.command(callbacks=every)["result"]["status"], "applied")
+        self.assertEqual([method for method, _ in calls], ["validate_row", "validate_commit", "read", "notify"])
+        self.assertEqual(calls[0][1]["rowId"], "c1")
+        self.assertEqual((calls[1][1]["clientId"], calls[1][1]["clientCommitId"]),
+                         ('["remote-command","user-1","app"]', '["inc","req-1"]'))
+        self.assertEqual(calls[2][1]["payload"], task("c1", "p1", "1"),
+                         "the validator reads the command's staged write")
+        calls.clear()
+        self.callback = lambda message: {"rejection": {"code": "test.refused", "message": "no", "details": None}}
+        refused = self.command(request="req-2", callbacks=every)["result"]
+        self.assertEqual((refused["status"], refused["results"][0]["code"]), ("rejected", "test.refused"))
+        self.assertEqual(self.row("c1")[0], 1, "the refused command's write was rolled back")
 
     def test_a_failed_hook_abandons_the_command(self):
         self.callback = lambda message: ({"error": {"code": "ssp.callback_failed", "message": "injected"}}

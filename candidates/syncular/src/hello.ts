@@ -49,6 +49,9 @@ export function helloMethod(served: Served): Method {
               upstreamTables: true, // the storages keep upstream's own sync_* tables
               schemaReport: false, // ensureSchema returns void; there is no preview
               commands: true, // command.run through operations.ts
+              // operations.ts runs a command's commit through push.ts with the request's
+              // validators and notifier, as REMOTE §3 says.
+              commandCallbacks: true,
               queryAuthoritative: false,
               // D1's pushes are serialized outside the database: coordinator.waiting says who waits.
               ...(d1 ? { coordinator: true } : {}),

@@ -1,7 +1,8 @@
 // command.run (docs/driver-protocol.md, "command.run"): the reference's
 // run_remote_command, with the declared command (the protocol's small
 // vocabulary) registered under the request's operation id, and the hook
-// points carried as callbacks as push.run carries them.
+// points, validators and notifier carried as callbacks as push.run carries
+// them.
 #include "methods.hpp"
 #include "ssp/push/remote_command.hpp"
 #include "wire/declared_command.hpp"

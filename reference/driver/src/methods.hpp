@@ -93,11 +93,12 @@ std::shared_ptr<storage::ServerStorage> server_storage_of(const Fields& params);
 // The schema JSON of params.schema, compiled: the harness sends compiled
 // schemas, so materialize is explicit for every table.
 storage::CompiledSchema compiled_schema_of(const Fields& params);
-// The push options of a push.run request (push_methods.cpp): its clock value,
-// cap, cache identity, and the callbacks it asks for.
+// The push options of a push.run request (push_methods.cpp): what
+// carried_push_options reads, and its cap.
 push::PushOptions push_options_of(const Fields& params);
 // What push.run and command.run both carry: the clock value, the cache
-// identity, and the hook points when callbacks.hooks asks for them.
+// identity, and the callbacks the request asks for (hook points, row
+// validators, the whole-commit validator, the notifier).
 push::PushOptions carried_push_options(const Fields& params);
 // Runs the commit of a push.run request with `options` and returns its
 // PUSH_RESULT answer; a push abandoned by a callback is answered with its

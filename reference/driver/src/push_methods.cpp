@@ -98,20 +98,14 @@ push::PushOptions carried_push_options(const Fields& params) {
   if (const auto identity = params.nullable_text("cacheIdentity")) {
     options.new_cache_identity = [identity = *identity] { return identity; };
   }
-  if (params.object("callbacks").boolean("hooks")) {
+  const Fields callbacks = params.object("callbacks");
+  if (callbacks.boolean("hooks")) {
     // A refused hook throws CallbackRefused out of run_push, which rolls back:
     // the push is abandoned at that point and answered ssp.callback_failed.
     options.hook = [](push::PushHookPoint point) {
       current_call().callback("hook", {{"point", push::push_hook_point_name(point)}});
     };
   }
-  return options;
-}
-
-push::PushOptions push_options_of(const Fields& params) {
-  push::PushOptions options = carried_push_options(params);
-  options.max_operations_per_request = params.integer("maxOperationsPerRequest");
-  const Fields callbacks = params.object("callbacks");
   const Json& tables = callbacks.array("rowValidators");
   for (std::size_t i = 0; i < tables.size(); ++i) {
     const std::string table =
@@ -131,6 +125,12 @@ push::PushOptions push_options_of(const Fields& params) {
       current_call().callback("notify", wire::notification_to_json(notification));
     };
   }
+  return options;
+}
+
+push::PushOptions push_options_of(const Fields& params) {
+  push::PushOptions options = carried_push_options(params);
+  options.max_operations_per_request = params.integer("maxOperationsPerRequest");
   return options;
 }
 

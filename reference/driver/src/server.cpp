@@ -36,6 +36,7 @@ Json hello(const DriverSwitches& switches, const Fields& params) {
         {"transactions", pushes},
         {"pushHooks", pushes && switches.hooks},
         {"commands", pushes && switches.commands},
+        {"commandCallbacks", pushes && switches.commands},
         {"queryAuthoritative", pushes},
         {"upstreamTables", pushes}}}};
 }

@@ -20,9 +20,11 @@ class CommandArea {
   // and brought to `schema`. The candidate registers `declared` (a kind of
   // the protocol's small vocabulary) under request.operation_id, or nothing
   // when `declared` is empty, with an authorize that answers `authorized`.
-  // Of `options` only clock, new_cache_identity (each read once, before the
-  // command) and hook (Capability::push_hooks) are carried: a validator or a
-  // notifier is a HarnessError. A stored rejection is an answer; the
+  // `options` is a push's without max_operations_per_request: clock and
+  // new_cache_identity are read once, before the command; the hook needs
+  // Capability::push_hooks; the validators and the notifier, which run over
+  // the command's commit as over a push's (REMOTE §3), need
+  // Capability::command_callbacks. A stored rejection is an answer; the
   // request's own failures throw push::OperationError (its code) or
   // push::PushRequestError, with nothing stored.
   virtual push::PushAnswer command(storage::ServerStorage& storage,

@@ -42,6 +42,8 @@ enum class Capability {
   transactions,     // ServerStorage::begin and the PushTransaction steps
   push_hooks,       // PushOptions::hook runs at H0–H6 and can park or fail the push
   commands,         // commands(): registered remote commands of the declared vocabulary
+  command_callbacks,  // a command's commit runs the test's validators and notifier, as a
+                      // push's does (REMOTE §3), so a command parks at a callback too
   authoritative_queries,  // ServerStorage::query_authoritative
   upstream_tables,  // the storage keeps upstream 0.22's tables (sync_commits, sync_push_results,
                     // …) under their names: a test may read or edit them by SQL, a check of

@@ -1,6 +1,5 @@
 #include "harness/candidate/reference_areas.hpp"
 
-#include "harness/errors/harness_error.hpp"
 #include "ssp/errors/error_catalog.hpp"
 #include "ssp/scopes/scope_digest.hpp"
 #include "ssp/storage/layouts.hpp"
@@ -118,9 +117,6 @@ class ReferenceCommandArea final : public CommandArea {
                            const push::PushActor& actor, const push::CommandRequest& request,
                            const std::optional<wire::DeclaredCommand>& declared, bool authorized,
                            const push::PushOptions& options) override {
-    if (!options.row_validators.empty() || options.commit_validator || options.notify) {
-      throw HarnessError("a command carries no validator or notifier (command_area.hpp)");
-    }
     push::CommandRegistry registry;
     if (declared) registry[request.operation_id] = wire::reference_command(*declared, authorized);
     return push::run_remote_command(storage, schema, actor, registry, request,

@@ -17,6 +17,7 @@ namespace {
 bool is_mechanism(Capability capability) {
   return capability == Capability::hooks || capability == Capability::injected_hasher ||
          capability == Capability::read_only_open || capability == Capability::push_hooks ||
+         capability == Capability::command_callbacks ||
          capability == Capability::upstream_tables || capability == Capability::schema_reports;
 }
 

@@ -35,7 +35,10 @@ std::unique_ptr<DownloadArea> make_driver_download_area();
 std::unique_ptr<PushArea> make_driver_push_area(bool hooks_advertised);
 
 // command.run goes, like push.run, to the process of the storage; the
-// declared command travels as data (wire/declared_command.hpp).
-std::unique_ptr<CommandArea> make_driver_command_area(bool hooks_advertised);
+// declared command travels as data (wire/declared_command.hpp). A hook, a
+// validator or a notifier is refused as a HarnessError unless the hello
+// advertised pushHooks, or commandCallbacks.
+std::unique_ptr<CommandArea> make_driver_command_area(bool hooks_advertised,
+                                                     bool callbacks_advertised);
 
 }  // namespace ssp::harness

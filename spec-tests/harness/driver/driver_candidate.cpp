@@ -44,6 +44,8 @@ class DriverCandidate final : public Candidate {
       case Capability::transactions: return hello_.transactions && has_all_areas({"storage"});
       case Capability::push_hooks: return hello_.push_hooks && has(Capability::push);
       case Capability::commands: return hello_.commands && has(Capability::push);
+      case Capability::command_callbacks:
+        return hello_.command_callbacks && has(Capability::commands);
       case Capability::authoritative_queries:
         return hello_.authoritative_queries && has(Capability::push);
       case Capability::upstream_tables:
@@ -60,6 +62,7 @@ class DriverCandidate final : public Candidate {
                          capability == Capability::transactions ||
                          capability == Capability::push_hooks ||
                          capability == Capability::commands ||
+                         capability == Capability::command_callbacks ||
                          capability == Capability::authoritative_queries;
     if (pushing && hello_.protocol < 2) {
       return "the driver speaks protocol version " + std::to_string(hello_.protocol) +
@@ -171,7 +174,7 @@ class DriverCandidate final : public Candidate {
   const std::unique_ptr<ErrorCatalogArea> error_catalog_ =
       make_driver_error_catalog_area(*session_);
   const std::unique_ptr<PushArea> push_ = make_driver_push_area(hello_.push_hooks);
-  const std::unique_ptr<CommandArea> commands_ = make_driver_command_area(hello_.push_hooks);
+  const std::unique_ptr<CommandArea> commands_ = make_driver_command_area(hello_.push_hooks, hello_.command_callbacks);
 };
 
 }  // namespace

@@ -1,8 +1,10 @@
 // CommandArea over a driver's command.run (docs/driver-protocol.md,
-// "command.run"): the declared command travels as data, the hook points come
-// back as callbacks, as they do for push.run.
+// "command.run"): the declared command travels as data; the validators, the
+// notifier and the hook points come back as callbacks, as they do for
+// push.run.
 #include "harness/driver/driver_areas.hpp"
 #include "harness/driver/driver_server_storage.hpp"
+#include "harness/driver/push_callbacks.hpp"
 #include "harness/driver/push_hook_trail.hpp"
 #include "harness/errors/driver_error.hpp"
 #include "harness/errors/harness_error.hpp"
@@ -18,7 +20,8 @@ constexpr std::string_view kCommandRun = "command.run";
 
 class DriverCommandArea final : public CommandArea {
  public:
-  explicit DriverCommandArea(bool hooks_advertised) : hooks_advertised_(hooks_advertised) {}
+  DriverCommandArea(bool hooks_advertised, bool callbacks_advertised)
+      : hooks_advertised_(hooks_advertised), callbacks_advertised_(callbacks_advertised) {}
 
   push::PushAnswer command(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
                            const push::PushActor& actor, const push::CommandRequest& request,
@@ -29,8 +32,11 @@ class DriverCommandArea final : public CommandArea {
     if (handle == nullptr) {
       throw HarnessError(method + ": the storage is not one this driver opened");
     }
-    if (!options.row_validators.empty() || options.commit_validator || options.notify) {
-      throw HarnessError(method + ": a command carries no validator or notifier");
+    if ((!options.row_validators.empty() || options.commit_validator || options.notify) &&
+        !callbacks_advertised_) {
+      throw HarnessError(method + ": a validator or notifier was installed, but the driver's "
+                                  "hello does not advertise commandCallbacks, and the test did "
+                                  "not skip at its capability gate");
     }
     if (options.hook && !hooks_advertised_) {
       throw HarnessError(method + ": a hook was installed, but the driver's hello does not "
@@ -48,21 +54,10 @@ class DriverCommandArea final : public CommandArea {
                 {"nowMs", options.clock()},
                 {"cacheIdentity",
                  options.new_cache_identity ? Json(options.new_cache_identity()) : Json()},
-                {"callbacks", {{"hooks", static_cast<bool>(options.hook)}}}};
+                {"callbacks", push_callbacks_to_json(options)}};
     HookTrail trail(method);
-    const auto on_callback = [&](const std::string& name, const wire::Fields& hook) -> Json {
-      if (name != "hook" || !options.hook) {
-        throw DriverError(method, "protocol violation: a " + name +
-                                      " callback the command was not run with");
-      }
-      const auto point = decode_answer(method, [&] {
-        const auto found = wire::push_hook_point_from_name(hook.text("point"));
-        if (!found) throw wire::WireError(hook.path_of("point") + ": not a push hook point");
-        return *found;
-      });
-      trail.pass(point);
-      options.hook(point);
-      return Json::object();
+    const auto on_callback = [&](const std::string& name, const wire::Fields& params) -> Json {
+      return answer_push_callback(method, name, params, *handle, options, trail);
     };
     const Json result = handle->call_method(method, std::move(params), on_callback);
     const push::PushAnswer answer =
@@ -73,12 +68,14 @@ class DriverCommandArea final : public CommandArea {
 
  private:
   const bool hooks_advertised_;
+  const bool callbacks_advertised_;
 };
 
 }  // namespace
 
-std::unique_ptr<CommandArea> make_driver_command_area(bool hooks_advertised) {
-  return std::make_unique<DriverCommandArea>(hooks_advertised);
+std::unique_ptr<CommandArea> make_driver_command_area(bool hooks_advertised,
+                                                     bool callbacks_advertised) {
+  return std::make_unique<DriverCommandArea>(hooks_advertised, callbacks_advertised);
 }
 
 }  // namespace ssp::harness

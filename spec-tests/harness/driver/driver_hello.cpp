@@ -46,6 +46,7 @@ DriverHello read_hello(const wire::Json& answer, std::int64_t asked) {
       hello.authoritative_queries = optional_flag(capabilities, "queryAuthoritative");
       hello.upstream_tables = optional_flag(capabilities, "upstreamTables");
       hello.coordinator = optional_flag(capabilities, "coordinator");
+      hello.command_callbacks = optional_flag(capabilities, "commandCallbacks");
       hello.schema_reports =
           !capabilities.has("schemaReport") || capabilities.boolean("schemaReport");
     }

@@ -26,8 +26,11 @@ struct DriverHello {
   bool authoritative_queries = false;  // "queryAuthoritative"
   bool upstream_tables = false;        // "upstreamTables"
   // "coordinator": pushes are serialized outside the database, and
-  // coordinator.waiting says how many wait (version 2, fifth revision).
+  // coordinator.waiting says how many wait (version 2, fourth revision).
   bool coordinator = false;
+  // "commandCallbacks": command.run calls the validators and the notifier
+  // it is sent with, as push.run does (version 2, fifth revision).
+  bool command_callbacks = false;
   // "schemaReport": absent means true, as every driver answered a report
   // before the field existed (version 2, third revision).
   bool schema_reports = true;

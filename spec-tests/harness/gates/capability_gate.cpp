@@ -22,6 +22,8 @@ std::string_view capability_name(Capability capability) {
     case Capability::transactions: return "the raw push transaction (storage.begin, tx.*)";
     case Capability::push_hooks: return "parking a push at its hook points H0-H6";
     case Capability::commands: return "registered remote commands (command.run)";
+    case Capability::command_callbacks:
+      return "a command's validators and notifier (command.run callbacks)";
     case Capability::authoritative_queries:
       return "authoritative queries (storage.query_authoritative)";
     case Capability::upstream_tables:
@@ -50,6 +52,7 @@ std::string_view capability_key(Capability capability) {
     case Capability::transactions: return "transactions";
     case Capability::push_hooks: return "push_hooks";
     case Capability::commands: return "commands";
+    case Capability::command_callbacks: return "command_callbacks";
     case Capability::authoritative_queries: return "authoritative_queries";
     case Capability::upstream_tables: return "upstream_tables";
     case Capability::schema_reports: return "schema_reports";

@@ -54,7 +54,7 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
        {server_storage, rows, schema, push, push_hooks, authoritative_queries}},
       {"Race",
        {segment_store, server_storage, hooks, rows, schema, push, transactions, push_hooks,
-        commands}},
+        commands, command_callbacks}},
       {"ReferenceAbsentRowScopes", {server_storage, rows, schema, push, transactions}},
       {"ReferencePartitionLock", {server_storage, rows, schema, push, transactions}},
       {"ReferencePushClock", {server_storage, rows, schema, push}},

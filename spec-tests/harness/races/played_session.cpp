@@ -55,12 +55,12 @@ bool runs(const Schedule& schedule, const ScheduleSession& session, std::string_
 }
 
 // Whether a step of `verb` can park at `point`, as schedules spell them: a
-// push at a callback every push candidate makes (is_callback_park_point) or
-// at H0 … H6, a command at H0 … H6, the others at their wire names.
+// push or a command at a callback every push candidate makes
+// (is_callback_park_point) or at H0 … H6, the others at their wire names.
 bool parks_at(const std::string& verb, const std::string& point) {
   if (verb == "put") return wire::put_hook_point_from_name(point).has_value();
   if (verb == "ensure") return wire::ensure_hook_point_from_name(point).has_value();
-  if (verb == "push" && is_callback_park_point(point)) return true;
+  if ((verb == "push" || verb == "command") && is_callback_park_point(point)) return true;
   return hook_point_named(point).has_value();
 }
 
@@ -383,47 +383,57 @@ void PlayedSession::start_push(const ScheduleStep& step, std::shared_ptr<Slot> s
   if (!removes) operation.payload = named.row.payload;
   const push::PushCommit commit{word_after(words, "client").value_or("client-" + name_), words[1],
                                 {operation}};
-  // validate: a row validator of the operation's table and a whole-commit
-  // validator that accept; refuse row | refuse commit: that one refuses the push with its
-  // own code test.refused (SSP2 §6.7, §6.8). Every call of one is counted.
+  const auto validators = step_validators(words);
+  if (!validators) return fail_now(slot, "schedule: refuse names a validator: row or commit");
+  start_call(words, slot,
+             [this, actor = actor_of(words), commit, validators = *validators,
+              table = named.table](push::PushOptions options) {
+               install_validators(validators, table, options);
+               return setting_.candidate.push().push(*storage_, setting_.schema, actor, commit,
+                                                     options);
+             });
+}
+
+// validate: a row validator of the operation's table and a whole-commit
+// validator that accept; refuse row | refuse commit: that one refuses the
+// call with its own code test.refused (SSP2 §6.7, §6.8). park validate_row |
+// validate_commit: that validator is installed, and the call parks inside it
+// (on_hook) before it accepts or refuses: inside the call's transaction,
+// under the partition lock (§6.8), with the operations staged for
+// validate_commit. Empty when `refuse` names neither.
+std::optional<PlayedSession::StepValidators> PlayedSession::step_validators(
+    const std::vector<std::string>& words) {
   const auto refuse = word_after(words, "refuse");
-  if (refuse && *refuse != "row" && *refuse != "commit") {
-    return fail_now(slot, "schedule: refuse names a validator: row or commit");
-  }
-  // park validate_row | validate_commit: that validator is installed, and the
-  // push parks inside it (on_hook) before it accepts or refuses: inside the
-  // push's transaction, under the partition lock (§6.8), with the operation
-  // staged for validate_commit.
+  if (refuse && *refuse != "row" && *refuse != "commit") return std::nullopt;
   const bool validate = std::find(words.begin(), words.end(), "validate") != words.end();
   const auto park = word_after(words, "park");
-  const bool validates_rows = validate || refuse == "row" || park == "validate_row";
-  const bool validates_commit = validate || refuse == "commit" || park == "validate_commit";
-  start_call(
-      words, slot,
-      [this, actor = actor_of(words), commit, refuse, validates_rows, validates_commit,
-       table = named.table](push::PushOptions options) {
-        ValidationCounts& counts = setting_.validations;
-        if (validates_rows) {
-          options.row_validators[table] = [this, &counts,
-                                            refuses = refuse == "row"](const auto&) {
-            ++counts.row;
-            on_hook("validate_row");
-            if (refuses) {
-              throw push::ValidationRejection("test.refused", "the schedule refuses it");
-            }
-          };
-        }
-        if (validates_commit) {
-          options.commit_validator = [this, &counts, refuses = refuse == "commit"](const auto&) {
-            ++counts.commit;
-            on_hook("validate_commit");
-            if (refuses) {
-              throw push::CommitValidationRejection(0, "test.refused", "the schedule refuses it");
-            }
-          };
-        }
-        return setting_.candidate.push().push(*storage_, setting_.schema, actor, commit, options);
-      });
+  return StepValidators{validate || refuse == "row" || park == "validate_row",
+                        validate || refuse == "commit" || park == "validate_commit",
+                        refuse == "row", refuse == "commit"};
+}
+
+// Every call of an installed validator is counted in the play's
+// ValidationCounts.
+void PlayedSession::install_validators(const StepValidators& validators, const std::string& table,
+                                       push::PushOptions& options) {
+  ValidationCounts& counts = setting_.validations;
+  if (validators.rows) {
+    options.row_validators[table] = [this, &counts, refuses = validators.row_refuses](const auto&) {
+      ++counts.row;
+      on_hook("validate_row");
+      if (refuses) throw push::ValidationRejection("test.refused", "the schedule refuses it");
+    };
+  }
+  if (validators.commit) {
+    options.commit_validator = [this, &counts,
+                                refuses = validators.commit_refuses](const auto&) {
+      ++counts.commit;
+      on_hook("validate_commit");
+      if (refuses) {
+        throw push::CommitValidationRejection(0, "test.refused", "the schedule refuses it");
+      }
+    };
+  }
 }
 
 void PlayedSession::start_command(const ScheduleStep& step, std::shared_ptr<Slot> slot) {
@@ -447,9 +457,13 @@ void PlayedSession::start_command(const ScheduleStep& step, std::shared_ptr<Slot
   const push::CommandRequest request{words[1], word_after(words, "client").value_or("app"), words[2]};
   const bool authorized =
       std::find(words.begin(), words.end(), "unauthorized") == words.end();
+  const auto validators = step_validators(words);
+  if (!validators) return fail_now(slot, "schedule: refuse names a validator: row or commit");
+  // The declared commands write tasks: their row validator is that table's.
   start_call(words, slot,
-             [this, actor = actor_of(words), request, declared,
-              authorized](push::PushOptions options) {
+             [this, actor = actor_of(words), request, declared, authorized,
+              validators = *validators](push::PushOptions options) {
+               install_validators(validators, "tasks", options);
                return setting_.candidate.commands().command(*storage_, setting_.schema, actor,
                                                             request, declared, authorized, options);
              });

@@ -32,9 +32,10 @@
 //       installed (a callback every push candidate makes, under the lock); a
 //       row validator is installed for the operation's table
 //   command OPERATION REQUEST KIND [row R] [project P] [client C] [as ACTOR] [unauthorized]
-//        [park Hn]
+//        [validate] [refuse row|commit] [park Hn | park validate_row | park validate_commit]
 //       a registered command of the declared vocabulary (wire/declared_command.hpp);
-//       KIND `unregistered` registers none
+//       KIND `unregistered` registers none; its commit passes the validators as a
+//       push's does (REMOTE §3), the row validator being that of tasks
 //   ensure [next] [park POINT]     ensure_schema of the push schema (`next`: its
 //                                  next version, tasks with one more column);
 //                                  POINT before_lock | after_lock | before_commit
@@ -159,6 +160,16 @@ class PlayedSession {
   StepAnswer append(const std::string& commit_id);
   StepAnswer recheck(const std::string& commit_id);
   using Call = std::function<push::PushAnswer(push::PushOptions)>;
+  // The validators a push or command step asks for (start_push).
+  struct StepValidators {
+    bool rows = false;    // a row validator of the written table
+    bool commit = false;  // a whole-commit validator
+    bool row_refuses = false;
+    bool commit_refuses = false;
+  };
+  static std::optional<StepValidators> step_validators(const std::vector<std::string>& words);
+  void install_validators(const StepValidators& validators, const std::string& table,
+                          push::PushOptions& options);
   void start_push(const ScheduleStep& step, std::shared_ptr<Slot> slot);
   void start_command(const ScheduleStep& step, std::shared_ptr<Slot> slot);
   void start_ensure(const ScheduleStep& step, std::shared_ptr<Slot> slot);

@@ -53,7 +53,8 @@ PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& 
 // once: its test skips unless the candidate has them all.
 // Capability::push_hooks and Capability::hooks are among them only when a
 // step the permutation plays parks at a point of theirs; a push parked at a
-// validator (validate_row, validate_commit) needs neither.
+// validator (validate_row, validate_commit) needs neither, and a command with
+// a validator needs Capability::command_callbacks.
 std::vector<Capability> capabilities_needed(const Schedule& schedule,
                                             const Permutation& permutation);
 
