@@ -29,15 +29,15 @@ of its own (round *r*: `round-<r>` of `client-1`, inserting tasks `new-r` and do
 updating tasks `old-r`, deleting members `m-r`, and for a rejection a tasks row `refused-r` that
 the row validator refuses). A command's round is request `round-<r>` of operation `inc` from
 caller `app`, the declared `increment` of tasks `counter-r`: applied once, the row's title is
-`1`, and a command that ran again on a retry leaves `2`. It carries no validator or notifier of
-the harness, so only its hook points are killed. A segment put publishes bytes already published twice (`digest-a`,
+`1`, and a command that ran again on a retry leaves `2`. Its commit passes the validators and the
+notifier as a push's (REMOTE §3); a driver without `commandCallbacks` leaves it its hook points alone. A segment put publishes bytes already published twice (`digest-a`,
 `digest-clean`) under a scope digest of its own (`digest-r`). A startup migrates a database of its own from
 the example schema at version 3, with two tasks rows, to version 4 (a nullable column appended,
 an index changed, the rows re-encoded). A pattern no point matches (hook points, on a candidate that declares none)
 is reported as unreached; a plan none of whose points a candidate passes is skipped.
 
 - **kill**: at a callback the candidate makes and waits on (`validate_row#k`,
-  `validate_commit#k`, `hook:<point>`, `notify#k`; for a command `hook:<point>`; for a put `hasher#k` and `put-hook:<point>`;
+  `validate_commit#k`, `hook:<point>`, `notify#k`, for a push and a command; for a put `hasher#k` and `put-hook:<point>`;
   for a startup `ensure-hook:<point>`),
   the harness does not answer: it kills the
   driver's process group (SIGKILL) and waits until the process is gone. Whatever the process held,

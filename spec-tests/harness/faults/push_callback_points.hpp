@@ -1,6 +1,6 @@
 // The points at which a push waits for the harness, named so that a fault
 // plan can pick one (docs/faults.md): every callback the candidate makes
-// during push.run, in call order. A row validator's call is
+// during push.run or command.run, in call order. A row validator's call is
 // "validate_row#<k>" (the k-th of the push, whatever its table), the whole-
 // commit validator's "validate_commit#<k>", the notifier's "notify#<k>", a
 // hook point's "hook:<name>" (push_hook_point_name) where the candidate
@@ -33,8 +33,9 @@ class PushCallbackPoints final : public FaultPointSet {
                                const std::optional<CapabilityGrant>& push_hooks) const;
 
   // `options` with only the hook passing through this object, given the
-  // grant (else unchanged): a remote command's points, since a command
-  // carries no validator or notifier of the harness (command_area.hpp).
+  // grant (else unchanged): a remote command's points, where the candidate
+  // does not carry a command's validators and notifier
+  // (Capability::command_callbacks).
   push::PushOptions instrument_hooks(push::PushOptions options,
                                      const std::optional<CapabilityGrant>& push_hooks) const;
 };
