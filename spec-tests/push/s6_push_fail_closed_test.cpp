@@ -1,19 +1,17 @@
 // A push that cannot serialize, or cannot finalize its rejection, fails
 // before any row is written and leaves the storage able to push again (SSP2
 // §6.8 "Serialization is mandatory"; design notes push.md §1.1 step 4, §6.1
-// item 9). Both failures are real ones the protocol can carry: the partition
-// lock held by another connection for longer than the pusher's lock wait, and
-// a failure injected where the rejection is finalized (its hook point H6).
+// item 9). Both failures are real ones any candidate meets, with no hook: the
+// partition lock held by another connection for longer than the pusher's
+// lock wait, and a database that refuses the rejection's last row write.
 #include <gmock/gmock.h>
 
 #include "harness/fixtures/push_fixtures.hpp"
-#include "harness/gates/granted_options.hpp"
 
 namespace ssp::harness {
 namespace {
 
 using push::PushAnswerStatus;
-using push::PushHookPoint;
 
 class PushFailClosed : public PushTest {};
 SSP_SQL_BACKENDS(PushFailClosed);
@@ -51,26 +49,43 @@ TEST_P(PushFailClosed, PUSH_9_AStorageThatCannotLockFailsBeforeAnyRowWrite) {
 
 TEST_P(PushFailClosed, PUSH_9_AStorageThatCannotFinalizeARejectionStoresNothing) {
   record_spec("§6.8", "PUSH-9");
-  SSP_GRANT_CAPABILITY(push_hooks, candidate(), Capability::push_hooks);
   ASSERT_GT(apply(commit("seed", {upsert("tasks", "t1", task("t1", "p1", "a"))})), 0);
-  // The conflict rejects the push; finalizing that rejection fails.
-  auto failing = options();
-  install_push_hook(push_hooks, failing, [](PushHookPoint point) {
-    if (point == PushHookPoint::before_commit) throw StorageError("the rejection cannot be stored");
-  });
-  const auto conflicting = commit("k1", {upsert("tasks", "t2", task("t2", "p1")),
-                                         upsert("tasks", "t1", task("t1", "p1", "b"), 0)});
-  EXPECT_THROW(push(conflicting, failing), StorageError);
-  EXPECT_FALSE(row("tasks", "t2"));
-  EXPECT_FALSE(stored_result("k1"));
-  EXPECT_TRUE(stored_result("seed"));
+  // A conflict, which a push finds by reading: every row write after it
+  // finalizes the rejection. The database refuses row writes after the first
+  // k (inject_write_failure, a failing disk), for k = 0, 1, … until the
+  // rejection is stored: the last k that still fails the push fails its last
+  // write, which finalizes the rejection, whatever the candidate writes
+  // before it (a lock row, say).
+  const auto conflicting = commit("k1", {upsert("tasks", "t1", task("t1", "p1", "b"), 0)});
+  const std::string before = database().dump_all_tables();
+  constexpr int kMoreWritesThanARejectionMakes = 50;
+  int failed = 0;
+  std::optional<push::PushAnswer> stored;
+  for (int writes = 0; writes <= kMoreWritesThanARejectionMakes && !stored; ++writes) {
+    SCOPED_TRACE("the database fails after " + std::to_string(writes) + " row writes");
+    database().inject_write_failure(writes);
+    try {
+      stored = push(conflicting);
+    } catch (const StorageError&) {  // the database's failure, as the push must report it
+      ++failed;
+    }
+    database().clear_injected_failures();
+    if (!stored) {
+      EXPECT_EQ(database().dump_all_tables(), before) << "the failed rejection left a trace";
+      EXPECT_FALSE(stored_result("k1"));
+      if (HasFailure()) return;
+    }
+  }
+  ASSERT_GT(failed, 0) << "the rejection was stored with no row write allowed";
+  // Not wedged: with the database working, the same push stores its rejection.
+  ASSERT_TRUE(stored) << "the rejection was still failing after " << kMoreWritesThanARejectionMakes
+                      << " row writes";
+  EXPECT_EQ(stored->status, PushAnswerStatus::rejected);
+  const auto result = stored_result("k1");
+  ASSERT_TRUE(result) << "the retried rejection is not stored";
+  EXPECT_EQ(result->status, push::PushStatus::rejected);
+  EXPECT_EQ(row("tasks", "t1")->server_version, 1);
   EXPECT_EQ(commits().size(), 1u);
-  // The storage is not wedged, and the retry stores the rejection itself.
-  const auto retry = push(conflicting);
-  EXPECT_EQ(retry.status, PushAnswerStatus::rejected);
-  const auto stored = stored_result("k1");
-  ASSERT_TRUE(stored) << "the retried rejection is not stored";
-  EXPECT_EQ(stored->status, push::PushStatus::rejected);
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
       {"PushCrash", {server_storage, rows, schema, push, push_hooks}},
       {"PushFaults", {server_storage, rows, schema, push, push_hooks, commands, process_kill}},
       {"StartupFaults", {server_storage, rows, schema, hooks, process_kill}},
-      {"PushFailClosed", {server_storage, rows, schema, push, transactions, push_hooks}},
+      {"PushFailClosed", {server_storage, rows, schema, push, transactions}},
       {"PushInput", {server_storage, rows, schema, push, push_hooks}},
       {"PushLog", {server_storage, rows, schema, push, push_hooks, upstream_tables}},
       {"PushModel", {server_storage, rows, schema, push}},
