@@ -1,4 +1,4 @@
-#include "harness/driver/push_hook_trail.hpp"
+#include "harness/driver/push/push_hook_trail.hpp"
 
 #include <algorithm>
 

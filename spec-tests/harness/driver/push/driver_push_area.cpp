@@ -4,8 +4,8 @@
 // push.scan_rows while its callback is unanswered.
 #include "harness/driver/driver_areas.hpp"
 #include "harness/driver/driver_server_storage.hpp"
-#include "harness/driver/push_callbacks.hpp"
-#include "harness/driver/push_hook_trail.hpp"
+#include "harness/driver/push/push_callbacks.hpp"
+#include "harness/driver/push/push_hook_trail.hpp"
 #include "harness/errors/driver_error.hpp"
 #include "harness/errors/harness_error.hpp"
 #include "wire/push_values.hpp"

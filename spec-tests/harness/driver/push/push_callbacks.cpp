@@ -1,4 +1,4 @@
-#include "harness/driver/push_callbacks.hpp"
+#include "harness/driver/push/push_callbacks.hpp"
 
 #include <vector>
 

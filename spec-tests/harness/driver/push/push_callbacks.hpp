@@ -8,7 +8,7 @@
 #include <string>
 
 #include "harness/driver/driver_handle.hpp"
-#include "harness/driver/push_hook_trail.hpp"
+#include "harness/driver/push/push_hook_trail.hpp"
 #include "ssp/push/push_pipeline.hpp"
 #include "wire/wire_values.hpp"
 
