@@ -5,7 +5,10 @@
 #include <gmock/gmock.h>
 
 #include "harness/fixtures/push_fixtures.hpp"
+#include "harness/fixtures/push_storage_fixtures.hpp"
 #include "harness/gates/granted_options.hpp"
+#include "harness/util/eventually.hpp"
+#include "harness/util/require_found.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -16,6 +19,49 @@ using push::PushHookPoint;
 
 class PushResults : public PushTest {
  protected:
+  // Pushes `commit` on a storage of its own while trusted code holds the
+  // partition (a raw transaction that took the push lock); runs `meanwhile`
+  // once the database shows the push waiting, then lets the partition go.
+  // Returns the push's answer, or nothing after a failure. PostgreSQL only:
+  // its sessions show who waits.
+  std::optional<push::PushAnswer> push_behind_the_partition_lock(
+      const push::PushCommit& commit, const std::function<void()>& meanwhile) {
+    DatabaseLocation named = database().location();
+    const std::string pusher_name = named.pg_schema + "/pusher";
+    named.pg_dsn += " application_name=" + pusher_name;
+    const auto pusher =
+        require_opened(candidate().open_server_storage(named, {}), "server storage");
+    pusher->ensure_schema(schema());
+    const auto holder_storage = open();
+    const auto holder = holder_storage->begin("acme");
+    if (holder == nullptr) {
+      ADD_FAILURE() << "begin returned no transaction";
+      return std::nullopt;
+    }
+    holder->lock_partition_for_push();
+    std::optional<push::PushAnswer> answer;
+    const push::PushOptions pushing_options = options();
+    Background pushing([&] {
+      answer = candidate().push().push(*pusher, schema(), actor(), commit, pushing_options);
+    });
+    const bool waiting = eventually(
+        [&] { return pushing.done() || database().shows_sessions_waiting({pusher_name}); },
+        kWatchdog);
+    if (pushing.done()) {
+      holder->rollback();
+      ADD_FAILURE() << "the push answered while trusted code held its partition (§6.8)";
+    } else {
+      EXPECT_TRUE(waiting) << "the database never showed the push waiting for the partition";
+      meanwhile();
+      holder->rollback();
+    }
+    if (!pushing.finish()) {
+      ADD_FAILURE() << "the push did not end once the partition was free";
+      return std::nullopt;
+    }
+    return answer;
+  }
+
   // The stored result text of `client_commit_id`, as upstream's table holds it.
   std::vector<std::string> stored_text(const CapabilityGrant& upstream_tables,
                                        const std::string& client_commit_id) {
@@ -129,22 +175,42 @@ TEST_P(PushResults, PUSH_8_REL_TheCacheMissIsOneRetryableErrorAtOperationZero) {
   EXPECT_THAT(answer.results, ::testing::ElementsAre(cache_miss_));
 }
 
+// After the optimistic lookup missed, an unreadable result appears under the
+// key before the push takes the lock: only the recheck under the lock can see
+// it. On PostgreSQL, without hooks: trusted code holds the partition (a raw
+// transaction that took the push lock), the database shows the push waiting
+// for it, and the unreadable result is committed meanwhile on another
+// connection. SQLite's one writer would keep that insert out as well, so
+// there the push parks at H0 instead, and only a candidate with hook points
+// runs it.
 TEST_P(PushResults, PUSH_8_TheLockedRecheckAnswersTheCacheMissToo) {
   record_spec("§6.3", "PUSH-8");
   SSP_GRANT_CAPABILITY(tables, candidate(), Capability::upstream_tables);
-  SSP_GRANT_CAPABILITY(push_hooks, candidate(), Capability::push_hooks);
-  // After the optimistic lookup missed, an unreadable result appears under the key.
-  auto racing = options();
-  install_push_hook(push_hooks, racing, [&](PushHookPoint point) {
-    if (point != PushHookPoint::after_optimistic_miss) return;
+  const auto the_commit = commit("k1", {upsert("tasks", "t1", task("t1", "p1"))});
+  // Unreadable as the sibling test's (results not an array): SSP2 leaves what
+  // a server can read to the server, and upstream reads an applied result
+  // without a commitSeq, which the reference does not.
+  const auto write_unreadable_result = [&] {
     database().exec(
         "INSERT INTO sync_push_results (partition, client_id, client_commit_id, result) VALUES "
-        "('acme', 'client-1', 'k1', '{\"status\":\"applied\",\"results\":[]}')");
-  });
-  const auto answer = push(commit("k1", {upsert("tasks", "t1", task("t1", "p1"))}), racing);
-  EXPECT_EQ(answer.status, PushAnswerStatus::rejected);
-  ASSERT_EQ(answer.results.size(), 1u);
-  EXPECT_EQ(answer.results[0].code, "sync.idempotency_cache_miss");
+        "('acme', 'client-1', 'k1', '{\"results\":3}')");
+  };
+  std::optional<push::PushAnswer> answer;
+  if (backend() == Backend::postgres) {
+    SSP_REQUIRE_CAPABILITY(candidate(), Capability::transactions);
+    answer = push_behind_the_partition_lock(the_commit, write_unreadable_result);
+  } else {
+    SSP_GRANT_CAPABILITY(push_hooks, candidate(), Capability::push_hooks);
+    auto racing = options();
+    install_push_hook(push_hooks, racing, [&](PushHookPoint point) {
+      if (point == PushHookPoint::after_optimistic_miss) write_unreadable_result();
+    });
+    answer = push(the_commit, racing);
+  }
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, PushAnswerStatus::rejected);
+  ASSERT_EQ(answer->results.size(), 1u);
+  EXPECT_EQ(answer->results[0].code, "sync.idempotency_cache_miss");
   EXPECT_FALSE(row("tasks", "t1"));
   EXPECT_TRUE(commits().empty());
   EXPECT_EQ(count(tables, "sync_push_results"), 1);  // the unreadable one, no other

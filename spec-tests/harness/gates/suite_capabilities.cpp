@@ -46,7 +46,7 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
       {"PushInput", {server_storage, rows, schema, push, push_hooks}},
       {"PushLog", {server_storage, rows, schema, push, push_hooks, upstream_tables}},
       {"PushModel", {server_storage, rows, schema, push}},
-      {"PushResults", {server_storage, rows, schema, push, push_hooks, upstream_tables}},
+      {"PushResults", {server_storage, rows, schema, push, transactions, push_hooks, upstream_tables}},
       {"PushRows", {server_storage, rows, schema, push}},
       {"PushTransaction", {server_storage, rows, schema, push, transactions, upstream_tables}},
       {"PushValidators", {server_storage, rows, schema, push}},
