@@ -84,6 +84,16 @@ bool is_callback_park_point(std::string_view point) {
   return point == "validate_row" || point == "validate_commit";
 }
 
+std::optional<StepValidators> step_validators(const std::vector<std::string>& words) {
+  const auto refuse = word_after(words, "refuse");
+  if (refuse && *refuse != "row" && *refuse != "commit") return std::nullopt;
+  const bool validate = std::find(words.begin(), words.end(), "validate") != words.end();
+  const auto park = word_after(words, "park");
+  return StepValidators{validate || refuse == "row" || park == "validate_row",
+                        validate || refuse == "commit" || park == "validate_commit",
+                        refuse == "row", refuse == "commit"};
+}
+
 std::string push_answer_text(const push::PushAnswer& answer) {
   switch (answer.status) {
     case push::PushAnswerStatus::applied:
@@ -394,26 +404,9 @@ void PlayedSession::start_push(const ScheduleStep& step, std::shared_ptr<Slot> s
              });
 }
 
-// validate: a row validator of the operation's table and a whole-commit
-// validator that accept; refuse row | refuse commit: that one refuses the
-// call with its own code test.refused (SSP2 §6.7, §6.8). park validate_row |
-// validate_commit: that validator is installed, and the call parks inside it
-// (on_hook) before it accepts or refuses: inside the call's transaction,
-// under the partition lock (§6.8), with the operations staged for
-// validate_commit. Empty when `refuse` names neither.
-std::optional<PlayedSession::StepValidators> PlayedSession::step_validators(
-    const std::vector<std::string>& words) {
-  const auto refuse = word_after(words, "refuse");
-  if (refuse && *refuse != "row" && *refuse != "commit") return std::nullopt;
-  const bool validate = std::find(words.begin(), words.end(), "validate") != words.end();
-  const auto park = word_after(words, "park");
-  return StepValidators{validate || refuse == "row" || park == "validate_row",
-                        validate || refuse == "commit" || park == "validate_commit",
-                        refuse == "row", refuse == "commit"};
-}
-
-// Every call of an installed validator is counted in the play's
-// ValidationCounts.
+// A validator parks inside the call (on_hook) before it accepts or refuses:
+// inside the call's transaction, under the partition lock (§6.8), with the
+// operations staged for validate_commit.
 void PlayedSession::install_validators(const StepValidators& validators, const std::string& table,
                                        push::PushOptions& options) {
   ValidationCounts& counts = setting_.validations;

@@ -108,6 +108,19 @@ std::string segment_text(const std::optional<StoredSegment>& segment);
 // park at one needs no hook points (Capability::push_hooks).
 bool is_callback_park_point(std::string_view point);
 
+// The validators a push or command step installs, by its words: `validate`
+// installs both, accepting; `refuse row|commit` installs that one, refusing
+// with test.refused (SSP2 §6.7, §6.8); `park validate_row|validate_commit`
+// installs that one, for the call to park in. Empty when `refuse` names
+// neither.
+struct StepValidators {
+  bool rows = false;    // a row validator of the written table
+  bool commit = false;  // a whole-commit validator
+  bool row_refuses = false;
+  bool commit_refuses = false;
+};
+std::optional<StepValidators> step_validators(const std::vector<std::string>& words);
+
 // How often the validators of the pushes of one play were called, over all
 // its sessions: a delivery answered from a stored result calls none.
 struct ValidationCounts {
@@ -160,14 +173,8 @@ class PlayedSession {
   StepAnswer append(const std::string& commit_id);
   StepAnswer recheck(const std::string& commit_id);
   using Call = std::function<push::PushAnswer(push::PushOptions)>;
-  // The validators a push or command step asks for (start_push).
-  struct StepValidators {
-    bool rows = false;    // a row validator of the written table
-    bool commit = false;  // a whole-commit validator
-    bool row_refuses = false;
-    bool commit_refuses = false;
-  };
-  static std::optional<StepValidators> step_validators(const std::vector<std::string>& words);
+  // Installs `validators` in `options`, the row validator on `table`; each
+  // parks where the step does and counts its calls in ValidationCounts.
   void install_validators(const StepValidators& validators, const std::string& table,
                           push::PushOptions& options);
   void start_push(const ScheduleStep& step, std::shared_ptr<Slot> slot);

@@ -445,10 +445,10 @@ std::vector<Capability> capabilities_needed(const Schedule& schedule,
       if (verb == "command") need({Capability::commands});
       if (parks_at_a_hook) need({Capability::push_hooks});
       // A command's validators cross the protocol only for a driver that says so.
-      const bool validates =
-          std::find(step.words.begin(), step.words.end(), "validate") != step.words.end() ||
-          word_after(step.words, "refuse").has_value() || (parks && !parks_at_a_hook);
-      if (verb == "command" && validates) need({Capability::command_callbacks});
+      const auto validators = step_validators(step.words);
+      if (verb == "command" && validators && (validators->rows || validators->commit)) {
+        need({Capability::command_callbacks});
+      }
     } else if (verb == "resume") {
       // `resume park POINT` parks the call again: H0 … H6 of a push or command.
       if (parks && park->size() == 2 && (*park)[0] == 'H') need({Capability::push_hooks});
