@@ -43,6 +43,9 @@ class DriverCommandArea final : public CommandArea {
                                   "advertise pushHooks, and the test did not skip at its gate");
     }
     if (!options.clock) throw InvalidArgument("PushOptions::clock is required");
+    // A driver of an earlier revision is sent what it was sent then: the hooks.
+    Json callbacks = push_callbacks_to_json(options);
+    if (!callbacks_advertised_) callbacks = Json{{"hooks", callbacks.at("hooks")}};
     Json params{{"schema", wire::compiled_schema_to_json(schema)},
                 {"actor", wire::push_actor_to_json(actor)},
                 {"request",
@@ -54,7 +57,7 @@ class DriverCommandArea final : public CommandArea {
                 {"nowMs", options.clock()},
                 {"cacheIdentity",
                  options.new_cache_identity ? Json(options.new_cache_identity()) : Json()},
-                {"callbacks", push_callbacks_to_json(options)}};
+                {"callbacks", std::move(callbacks)}};
     HookTrail trail(method);
     const auto on_callback = [&](const std::string& name, const wire::Fields& params) -> Json {
       return answer_push_callback(method, name, params, *handle, options, trail);
