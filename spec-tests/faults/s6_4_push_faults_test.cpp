@@ -89,7 +89,9 @@ class PushFaults : public PushRoundTest {
     if (HasFatalFailure()) return;
     FaultSweepStart sweep = start_fault_sweep(plan, backend(), reached, "push");
     if (sweep.skip) GTEST_SKIP() << *sweep.skip;
-    if (plan.fault == FaultKind::cut) CutSweepsStarted::of_this_run().record({plan.file, backend()});
+    if (plan.fault == FaultKind::cut) {
+      CutSweepsStarted::of_this_run().record({plan.file, backend()});
+    }
     seed_rounds(1, static_cast<int>(sweep.points.size()));
     if (HasFatalFailure()) return;
     int round = 1;

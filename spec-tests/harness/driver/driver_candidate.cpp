@@ -52,7 +52,8 @@ class DriverCandidate final : public Candidate {
         return hello_.upstream_tables && hello_.areas.contains("storage");
       case Capability::schema_reports:
         return hello_.schema_reports && hello_.areas.contains("storage");
-      case Capability::process_kill: return true;  // every driver runs in a process group of its own
+      case Capability::process_kill:
+        return true;  // every driver runs in a process group of its own
     }
     return false;
   }
@@ -174,7 +175,8 @@ class DriverCandidate final : public Candidate {
   const std::unique_ptr<ErrorCatalogArea> error_catalog_ =
       make_driver_error_catalog_area(*session_);
   const std::unique_ptr<PushArea> push_ = make_driver_push_area(hello_.push_hooks);
-  const std::unique_ptr<CommandArea> commands_ = make_driver_command_area(hello_.push_hooks, hello_.command_callbacks);
+  const std::unique_ptr<CommandArea> commands_ =
+      make_driver_command_area(hello_.push_hooks, hello_.command_callbacks);
 };
 
 }  // namespace
