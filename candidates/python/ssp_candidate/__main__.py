@@ -30,7 +30,7 @@ def parse_choices(argv) -> choices.Choices:
                              "as upstream's ensureSchema returns nothing")
     parser.add_argument("--no-hooks", action="store_true",
                         help="declare no hook points (hooks, pushHooks) in hello, as a "
-                             "production implementation has none")
+                             "production implementation has none, and refuse a request for them")
     args = parser.parse_args(argv)
     return choices.Choices(find_latest_created=args.find_latest_created,
                            digests_reversed=args.digests_reversed, hooks=not args.no_hooks,

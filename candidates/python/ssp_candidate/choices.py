@@ -10,6 +10,8 @@ show that its spec-level tests accept any of them (README, "Other permissible an
 
 import dataclasses
 
+from .errors import Unsupported
+
 
 @dataclasses.dataclass(frozen=True)
 class Choices:
@@ -23,7 +25,8 @@ class Choices:
     digests_reversed: bool = False
     # Not an answer SPEC leaves open but how the candidate presents itself: False
     # (--no-hooks) declares no hook points in hello (``hooks``, ``pushHooks``), as a
-    # production implementation has none, so the suite runs only what needs none.
+    # production implementation has none, so the suite runs only what needs none, and
+    # refuses a request that asks for them (``hooks_asked``).
     hooks: bool = True
     # Not an answer SPEC leaves open either: True (--renamed-tables) keeps every table of
     # its own under another name (renamed_tables.py) and declares no ``upstreamTables``,
@@ -49,3 +52,12 @@ def set_current(choices: Choices) -> Choices:
     global _current
     previous, _current = _current, choices
     return previous
+
+
+def hooks_asked(asked, what):
+    """``asked``, a request's ``hooks`` flag, as a bool. Raises Unsupported when it is true
+    and this run declares no hook points: a test that installs a hook anyway errs instead of
+    running unnoticed without it."""
+    if asked and not _current.hooks:
+        raise Unsupported("%s: this candidate declares no hook points (--no-hooks)" % what)
+    return bool(asked)

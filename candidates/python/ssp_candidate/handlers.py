@@ -99,7 +99,7 @@ def segments_open(server, params):
         "ttl_ms": options.get("ttlMs", DEFAULT_TTL_MS),
         "read_only": bool(options.get("readOnly", False)),
     }
-    if options.get("hooks"):
+    if choices.hooks_asked(options.get("hooks"), "segments.open"):
         store_options["hook"] = _hook(server)
     hasher = options.get("hasher", "sha256")
     if hasher == "callback":

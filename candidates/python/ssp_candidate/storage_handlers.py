@@ -160,7 +160,7 @@ def storage_open(server, params):
     if isinstance(lock_wait_ms, bool) or not isinstance(lock_wait_ms, int) or lock_wait_ms < 0:
         raise InvalidInput('field "lockWaitMs" must be a non-negative integer')
     storage = SqliteServerStorage(text(field(location, "path"), "path"), lock_wait_ms, compatibility)
-    storage.hooks = bool(options.get("hooks", False))
+    storage.hooks = choices.hooks_asked(options.get("hooks", False), "storage.open")
     return {"storage": server.add_handle(_StorageHandle(storage))}
 
 
@@ -410,7 +410,7 @@ class _HookCallbacks(Callbacks):
     def __init__(self, server, call, settings):
         self.server = server
         self.call = call
-        self.hooks = bool(settings.get("hooks"))
+        self.hooks = choices.hooks_asked(settings.get("hooks"), self.what + " callbacks")
 
     def hook(self, point):
         if not self.hooks:
@@ -426,8 +426,8 @@ class _DriverCallbacks(_HookCallbacks):
     ``commit`` gives the idempotency key the whole-commit validator is told of."""
 
     def __init__(self, server, call, actor, commit, settings, what="push"):
-        super().__init__(server, call, settings)
         self.what = what
+        super().__init__(server, call, settings)
         self.actor = actor
         self.commit = commit
         # A command.run of a harness older than the protocol's fifth revision names hooks only.

@@ -1,6 +1,7 @@
 // ssp-reference-driver: the C++ reference served over the driver protocol
 // (docs/driver-protocol.md) on stdin and stdout. Logs go to stderr.
-// `--no-hooks` declares no hook points, as a production implementation has none;
+// `--no-hooks` declares no hook points, as a production implementation has none,
+// and refuses a request that asks for them;
 // `--no-commands` no registered commands.
 #include <iostream>
 #include <string_view>
@@ -16,7 +17,8 @@ constexpr const char* kUsage =
     "Serves the C++ reference of the SSP2 storage layer over the driver protocol\n"
     "(JSON lines on stdin and stdout, logs on stderr), for ssp-conformance\n"
     "--candidate 'exec:ssp-reference-driver'.\n"
-    "  --no-hooks     declare no hook points (hooks, pushHooks) in hello\n"
+    "  --no-hooks     declare no hook points (hooks, pushHooks) in hello, and\n"
+    "                 refuse a request that asks for them (ssp.unsupported)\n"
     "  --no-commands  declare no registered commands (commands) in hello\n"
     "  --version      print the driver's version and protocol versions\n"
     "  --help         this text\n";

@@ -111,6 +111,10 @@ Json run_push_request(const Fields& params, const push::PushOptions& options,
 // Runs the command.run request `params` over `storage` (the storage of
 // params, or a fake driver's decorator of it) and returns its PUSH_RESULT.
 Json run_command_request(const Fields& params, storage::ServerStorage& storage);
+// Makes segments.open, storage.open, push.run and command.run of `table`
+// refuse a request that asks for hook points (ssp.unsupported): what a driver
+// that declares none serves (hook_refusal.cpp).
+void refuse_hook_requests(MethodTable& table);
 // Called by storage.close: forgets the storage's transactions, rolling back
 // the unfinished ones (transaction_methods.cpp).
 void close_transactions_of(std::int64_t storage_handle);

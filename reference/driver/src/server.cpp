@@ -57,6 +57,7 @@ MethodTable all_methods(const DriverSwitches& switches) {
   add_download_methods(table);
   add_signed_url_methods(table);
   add_error_catalog_methods(table);
+  if (!switches.hooks) refuse_hook_requests(table);
   return table;
 }
 

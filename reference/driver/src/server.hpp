@@ -12,8 +12,8 @@ struct DriverSwitches {
   // false (--no-hooks): the hello declares no hook points (`hooks`,
   // `pushHooks`), as a production implementation has none, so the harness
   // runs only the tests that need none (docs/harness.md, "Parking without
-  // hooks"). The methods stay as they are: the harness installs no hook a
-  // hello does not declare.
+  // hooks"), and a request that asks for them anyway is refused
+  // (refuse_hook_requests).
   bool hooks = true;
   // false (--no-commands): the hello declares no `commands`, as a push
   // implementation without registered commands; the remote-command tests skip.

@@ -1,0 +1,132 @@
+// A driver run without hook points (`--no-hooks`: ssp-reference-driver and the
+// Python candidate) is what CI's hookless entries run, as a production
+// implementation. Declaring none is not enough: a test that installs a hook
+// anyway must err, or a hookless entry would pass it unnoticed (issue 50). So
+// each request that asks for hook points is refused with ssp.unsupported, and
+// the driver goes on serving.
+#include <gmock/gmock.h>
+
+#include <filesystem>
+#include <map>
+#include <random>
+
+#include "harness/catalog/spec.hpp"
+#include "harness/driver/driver_process.hpp"
+#include "harness/errors/driver_error.hpp"
+#include "harness/util/scratch_directory.hpp"
+
+namespace ssp::driver_tests {
+namespace {
+
+using ::testing::HasSubstr;
+using wire::Json;
+
+const Json kSchema = Json::parse(R"({"version":1,"tables":[{"name":"tasks","columns":[
+  {"name":"id","type":"string","nullable":false},{"name":"project_id","type":"string","nullable":false}],
+  "primaryKey":"id","scopes":["project:{project_id}"],"materialize":true}]})");
+// The row ("t1", "p1") under that layout (docs/driver-protocol.md, storage.upsert_row).
+constexpr const char* kPayload = "AAIAAAB0MQIAAABwMQ==";
+
+// The hookless drivers, by name: the command that starts each.
+const std::map<std::string, std::string>& hookless_drivers() {
+  static const std::map<std::string, std::string> drivers = {
+      {"reference", "'" + std::string(SSP_REFERENCE_DRIVER) + "' --no-hooks"},
+      {"python",
+       "python3 '" + std::string(SSP_SOURCE_DIR) + "/candidates/python/driver.py' --no-hooks"},
+  };
+  return drivers;
+}
+
+class HooklessDriver : public ::testing::TestWithParam<std::string> {
+ protected:
+  // The refusals these tests provoke are the driver's right answers.
+  const harness::DriverErrorsExpected refusals_expected_;
+
+  void SetUp() override {
+    std::random_device random;
+    path_ = harness::scratch_directory() / ("ssp-hookless-" + std::to_string(random()) + ".db");
+    process_ = std::make_unique<harness::DriverProcess>(hookless_drivers().at(GetParam()),
+                                                        harness::driver_limits());
+    const Json hello = process_->call("hello", {{"protocol", 2}, {"harness", "hookless-test"}});
+    ASSERT_FALSE(hello.at("capabilities").at("hooks").get<bool>());
+    ASSERT_FALSE(hello.at("capabilities").at("pushHooks").get<bool>());
+  }
+  void TearDown() override {
+    process_.reset();
+    std::error_code ignored;
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+      std::filesystem::remove(path_.string() + suffix, ignored);
+    }
+  }
+
+  Json location() const { return {{"backend", "sqlite"}, {"path", path_.string()}}; }
+  Json storage_options(bool hooks) const {
+    return {{"compatibility", "0.22"}, {"lockWaitMs", 5000}, {"hooks", hooks}};
+  }
+  Json segment_options(bool hooks) const {
+    return {{"ttlMs", 60000}, {"lockWaitMs", 5000}, {"readOnly", false}, {"hooks", hooks},
+            {"hasher", "sha256"}};
+  }
+  Json push_params(const Json& storage, bool hooks) const {
+    return {{"storage", storage},
+            {"schema", kSchema},
+            {"actor", {{"partition", "acme"}, {"actorId", "u1"}, {"allowedScopes", {{"project_id", {"*"}}}}}},
+            {"commit",
+             {{"clientId", "c1"},
+              {"clientCommitId", "k1"},
+              {"operations", Json::array({{{"table", "tasks"}, {"rowId", "t1"}, {"op", "upsert"},
+                                           {"payload", kPayload}, {"baseVersion", nullptr}}})}}},
+            {"nowMs", 1000},
+            {"maxOperationsPerRequest", 500},
+            {"cacheIdentity", nullptr},
+            {"callbacks", {{"rowValidators", Json::array()}, {"commitValidator", false},
+                           {"notify", false}, {"hooks", hooks}}}};
+  }
+
+  // `method` with `params` is refused as unsupported, naming the hook points,
+  // and the driver still serves.
+  void expect_refused(const std::string& method, const Json& params) {
+    SCOPED_TRACE(method);
+    try {
+      process_->call(method, params);
+      ADD_FAILURE() << method << " asked for hook points and was served";
+    } catch (const harness::DriverError& error) {
+      EXPECT_THAT(error.what(), HasSubstr("ssp.unsupported"));
+      EXPECT_THAT(error.what(), HasSubstr("hook points"));
+    }
+    ASSERT_TRUE(process_->healthy());
+  }
+
+  std::filesystem::path path_;
+  std::unique_ptr<harness::DriverProcess> process_;
+};
+
+TEST_P(HooklessDriver, HARNESS_60_ARequestForHookPointsIsRefused) {
+  harness::record_spec("Driver", "HARNESS-60");
+  expect_refused("storage.open", {{"location", location()}, {"options", storage_options(true)}});
+  expect_refused("segments.open", {{"location", location()}, {"options", segment_options(true)}});
+  const Json storage =
+      process_->call("storage.open", {{"location", location()}, {"options", storage_options(false)}})
+          .at("storage");
+  process_->call("storage.ensure_schema", {{"storage", storage}, {"schema", kSchema}});
+  expect_refused("push.run", push_params(storage, true));
+  Json command = push_params(storage, true);
+  command.erase("commit");
+  command.erase("maxOperationsPerRequest");
+  command["request"] = {{"operationId", "inc"}, {"clientId", "app"}, {"requestId", "r1"}};
+  command["command"] = {{"kind", "increment"}, {"rowId", "c1"}, {"project", "p1"}};
+  command["authorized"] = true;
+  expect_refused("command.run", command);
+  // Asked for none, the same requests are served.
+  const Json applied = process_->call("push.run", push_params(storage, false));
+  EXPECT_EQ(applied.value("status", ""), "applied") << applied.dump();
+  process_->call("segments.open", {{"location", location()}, {"options", segment_options(false)}});
+}
+
+INSTANTIATE_TEST_SUITE_P(, HooklessDriver, ::testing::Values("reference", "python"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+}  // namespace
+}  // namespace ssp::driver_tests
