@@ -14,18 +14,13 @@
 #include "harness/driver/driver_process.hpp"
 #include "harness/errors/driver_error.hpp"
 #include "harness/util/scratch_directory.hpp"
+#include "tasks_wire.hpp"
 
 namespace ssp::driver_tests {
 namespace {
 
 using ::testing::HasSubstr;
 using wire::Json;
-
-const Json kSchema = Json::parse(R"({"version":1,"tables":[{"name":"tasks","columns":[
-  {"name":"id","type":"string","nullable":false},{"name":"project_id","type":"string","nullable":false}],
-  "primaryKey":"id","scopes":["project:{project_id}"],"materialize":true}]})");
-// The row ("t1", "p1") under that layout (docs/driver-protocol.md, storage.upsert_row).
-constexpr const char* kPayload = "AAIAAAB0MQIAAABwMQ==";
 
 // The hookless drivers, by name: the command that starts each.
 const std::map<std::string, std::string>& hookless_drivers() {
@@ -67,15 +62,20 @@ class HooklessDriver : public ::testing::TestWithParam<std::string> {
     return {{"ttlMs", 60000}, {"lockWaitMs", 5000}, {"readOnly", false}, {"hooks", hooks},
             {"hasher", "sha256"}};
   }
+  // One upsert of row t1 (kTaskPayload).
+  static Json operations() {
+    return Json::array({{{"table", "tasks"}, {"rowId", "t1"}, {"op", "upsert"},
+                         {"payload", kTaskPayload}, {"baseVersion", nullptr}}});
+  }
   Json push_params(const Json& storage, bool hooks) const {
     return {{"storage", storage},
-            {"schema", kSchema},
-            {"actor", {{"partition", "acme"}, {"actorId", "u1"}, {"allowedScopes", {{"project_id", {"*"}}}}}},
+            {"schema", tasks_schema()},
+            {"actor",
+             {{"partition", "acme"},
+              {"actorId", "u1"},
+              {"allowedScopes", {{"project_id", {"*"}}}}}},
             {"commit",
-             {{"clientId", "c1"},
-              {"clientCommitId", "k1"},
-              {"operations", Json::array({{{"table", "tasks"}, {"rowId", "t1"}, {"op", "upsert"},
-                                           {"payload", kPayload}, {"baseVersion", nullptr}}})}}},
+             {{"clientId", "c1"}, {"clientCommitId", "k1"}, {"operations", operations()}}},
             {"nowMs", 1000},
             {"maxOperationsPerRequest", 500},
             {"cacheIdentity", nullptr},
@@ -105,10 +105,10 @@ TEST_P(HooklessDriver, HARNESS_60_ARequestForHookPointsIsRefused) {
   harness::record_spec("Driver", "HARNESS-60");
   expect_refused("storage.open", {{"location", location()}, {"options", storage_options(true)}});
   expect_refused("segments.open", {{"location", location()}, {"options", segment_options(true)}});
-  const Json storage =
-      process_->call("storage.open", {{"location", location()}, {"options", storage_options(false)}})
-          .at("storage");
-  process_->call("storage.ensure_schema", {{"storage", storage}, {"schema", kSchema}});
+  const Json opened = process_->call(
+      "storage.open", {{"location", location()}, {"options", storage_options(false)}});
+  const Json storage = opened.at("storage");
+  process_->call("storage.ensure_schema", {{"storage", storage}, {"schema", tasks_schema()}});
   expect_refused("push.run", push_params(storage, true));
   Json command = push_params(storage, true);
   command.erase("commit");

@@ -13,6 +13,7 @@
 #include "harness/driver/driver_process.hpp"
 #include "harness/errors/driver_error.hpp"
 #include "harness/util/scratch_directory.hpp"
+#include "tasks_wire.hpp"
 #include "ssp/push/push_pipeline.hpp"
 
 namespace ssp::driver_tests {
@@ -21,12 +22,6 @@ namespace {
 using ::testing::HasSubstr;
 using wire::Json;
 
-// One table, tasks(id, project_id), scoped by project.
-const Json kSchema = Json::parse(R"({"version":1,"tables":[{"name":"tasks","columns":[
-  {"name":"id","type":"string","nullable":false},{"name":"project_id","type":"string","nullable":false}],
-  "primaryKey":"id","scopes":["project:{project_id}"],"materialize":true}]})");
-// The row ("t1", "p1") under that layout (docs/driver-protocol.md, storage.upsert_row).
-constexpr const char* kPayload = "AAIAAAB0MQIAAABwMQ==";
 
 // The drivers under test, by name: the command that starts each.
 const std::map<std::string, std::string>& pushing_drivers() {
@@ -52,7 +47,7 @@ class PushWire : public ::testing::TestWithParam<std::string> {
         "storage.open", {{"location", {{"backend", "sqlite"}, {"path", path_.string()}}},
                          {"options", {{"compatibility", "0.22"}, {"lockWaitMs", 5000}, {"hooks", false}}}});
     storage_ = opened.at("storage");
-    process_->call("storage.ensure_schema", {{"storage", storage_}, {"schema", kSchema}});
+    process_->call("storage.ensure_schema", {{"storage", storage_}, {"schema", tasks_schema()}});
   }
   void TearDown() override {
     process_.reset();
@@ -62,16 +57,16 @@ class PushWire : public ::testing::TestWithParam<std::string> {
     }
   }
 
-  // An upsert of row t1 (kPayload): a commit may hold it several times.
+  // An upsert of row t1 (kTaskPayload): a commit may hold it several times.
   static Json operation() {
-    return {{"table", "tasks"}, {"rowId", "t1"}, {"op", "upsert"}, {"payload", kPayload},
+    return {{"table", "tasks"}, {"rowId", "t1"}, {"op", "upsert"}, {"payload", kTaskPayload},
             {"baseVersion", nullptr}};
   }
 
   Json run_params(const std::string& commit_id, Json operations, std::int64_t cap = 500,
                   Json validators = Json::array()) {
     return {{"storage", storage_},
-            {"schema", kSchema},
+            {"schema", tasks_schema()},
             {"actor", {{"partition", "acme"}, {"actorId", "u1"}, {"allowedScopes", {{"project_id", {"*"}}}}}},
             {"commit", {{"clientId", "c1"}, {"clientCommitId", commit_id}, {"operations", std::move(operations)}}},
             {"nowMs", 1000},
