@@ -6,14 +6,8 @@
 // the driver goes on serving.
 #include <gmock/gmock.h>
 
-#include <filesystem>
-#include <map>
-#include <random>
-
 #include "harness/catalog/spec.hpp"
-#include "harness/driver/driver_process.hpp"
-#include "harness/errors/driver_error.hpp"
-#include "harness/util/scratch_directory.hpp"
+#include "raw_driver_test.hpp"
 #include "tasks_wire.hpp"
 
 namespace ssp::driver_tests {
@@ -22,36 +16,12 @@ namespace {
 using ::testing::HasSubstr;
 using wire::Json;
 
-// The hookless drivers, by name: the command that starts each.
-const std::map<std::string, std::string>& hookless_drivers() {
-  static const std::map<std::string, std::string> drivers = {
-      {"reference", "'" + std::string(SSP_REFERENCE_DRIVER) + "' --no-hooks"},
-      {"python",
-       "python3 '" + std::string(SSP_SOURCE_DIR) + "/candidates/python/driver.py' --no-hooks"},
-  };
-  return drivers;
-}
-
-class HooklessDriver : public ::testing::TestWithParam<std::string> {
+class HooklessDriver : public RawDriverTest {
  protected:
-  // The refusals these tests provoke are the driver's right answers.
-  const harness::DriverErrorsExpected refusals_expected_;
-
   void SetUp() override {
-    std::random_device random;
-    path_ = harness::scratch_directory() / ("ssp-hookless-" + std::to_string(random()) + ".db");
-    process_ = std::make_unique<harness::DriverProcess>(hookless_drivers().at(GetParam()),
-                                                        harness::driver_limits());
-    const Json hello = process_->call("hello", {{"protocol", 2}, {"harness", "hookless-test"}});
+    const Json hello = start(" --no-hooks", "hookless-test");
     ASSERT_FALSE(hello.at("capabilities").at("hooks").get<bool>());
     ASSERT_FALSE(hello.at("capabilities").at("pushHooks").get<bool>());
-  }
-  void TearDown() override {
-    process_.reset();
-    std::error_code ignored;
-    for (const char* suffix : {"", "-wal", "-shm"}) {
-      std::filesystem::remove(path_.string() + suffix, ignored);
-    }
   }
 
   Json location() const { return {{"backend", "sqlite"}, {"path", path_.string()}}; }
@@ -96,9 +66,6 @@ class HooklessDriver : public ::testing::TestWithParam<std::string> {
     }
     ASSERT_TRUE(process_->healthy());
   }
-
-  std::filesystem::path path_;
-  std::unique_ptr<harness::DriverProcess> process_;
 };
 
 TEST_P(HooklessDriver, HARNESS_60_ARequestForHookPointsIsRefused) {

@@ -5,16 +5,10 @@
 // nothing, and the driver serves the next request.
 #include <gmock/gmock.h>
 
-#include <filesystem>
-#include <map>
-#include <random>
-
 #include "harness/catalog/spec.hpp"
-#include "harness/driver/driver_process.hpp"
-#include "harness/errors/driver_error.hpp"
-#include "harness/util/scratch_directory.hpp"
-#include "tasks_wire.hpp"
+#include "raw_driver_test.hpp"
 #include "ssp/push/push_pipeline.hpp"
+#include "tasks_wire.hpp"
 
 namespace ssp::driver_tests {
 namespace {
@@ -22,39 +16,15 @@ namespace {
 using ::testing::HasSubstr;
 using wire::Json;
 
-
-// The drivers under test, by name: the command that starts each.
-const std::map<std::string, std::string>& pushing_drivers() {
-  static const std::map<std::string, std::string> drivers = {
-      {"reference", "'" + std::string(SSP_REFERENCE_DRIVER) + "'"},
-      {"python", "python3 '" + std::string(SSP_SOURCE_DIR) + "/candidates/python/driver.py'"},
-  };
-  return drivers;
-}
-
-class PushWire : public ::testing::TestWithParam<std::string> {
+class PushWire : public RawDriverTest {
  protected:
-  // The refusals these tests provoke are the driver's right answers.
-  const harness::DriverErrorsExpected refusals_expected_;
-
   void SetUp() override {
-    std::random_device random;
-    path_ = harness::scratch_directory() / ("ssp-push-wire-" + std::to_string(random()) + ".db");
-    process_ = std::make_unique<harness::DriverProcess>(pushing_drivers().at(GetParam()),
-                                                        harness::driver_limits());
-    process_->call("hello", {{"protocol", 2}, {"harness", "push-wire-test"}});
+    start("", "push-wire-test");
     const Json opened = process_->call(
         "storage.open", {{"location", {{"backend", "sqlite"}, {"path", path_.string()}}},
                          {"options", {{"compatibility", "0.22"}, {"lockWaitMs", 5000}, {"hooks", false}}}});
     storage_ = opened.at("storage");
     process_->call("storage.ensure_schema", {{"storage", storage_}, {"schema", tasks_schema()}});
-  }
-  void TearDown() override {
-    process_.reset();
-    std::error_code ignored;
-    for (const char* suffix : {"", "-wal", "-shm"}) {
-      std::filesystem::remove(path_.string() + suffix, ignored);
-    }
   }
 
   // An upsert of row t1 (kTaskPayload): a commit may hold it several times.
@@ -89,8 +59,6 @@ class PushWire : public ::testing::TestWithParam<std::string> {
     EXPECT_EQ(answer.value("commitSeq", Json()), Json(seq)) << answer.dump();
   }
 
-  std::filesystem::path path_;
-  std::unique_ptr<harness::DriverProcess> process_;
   Json storage_;
 };
 
