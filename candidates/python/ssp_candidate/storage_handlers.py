@@ -402,32 +402,16 @@ def _verdict(server, method, params):
     return Verdict()
 
 
-class _HookCallbacks(Callbacks):
-    """The hook points H0–H6 as ``hook`` callbacks, when the harness asked for them."""
-
-    what = "push"
-
-    def __init__(self, server, call, settings):
-        self.server = server
-        self.call = call
-        self.hooks = choices.hooks_asked(settings.get("hooks"), self.what + " callbacks")
-
-    def hook(self, point):
-        if not self.hooks:
-            return
-        try:
-            self.server.call_harness("hook", {"call": self.call, "point": point})
-        except CallbackRefused as refused:
-            raise CallbackFailed("%s: the harness's hook failed at %s: %s" % (self.what, point, refused)) from None
-
-
-class _DriverCallbacks(_HookCallbacks):
-    """Every callback a push.run or a command.run asks for: hooks, validators, the notifier.
-    ``commit`` gives the idempotency key the whole-commit validator is told of."""
+class _DriverCallbacks(Callbacks):
+    """Every callback a push.run or a command.run (``what``) asks for: the hook points H0–H6,
+    the validators, the notifier. ``commit`` gives the idempotency key the whole-commit
+    validator is told of."""
 
     def __init__(self, server, call, actor, commit, settings, what="push"):
+        self.server = server
+        self.call = call
         self.what = what
-        super().__init__(server, call, settings)
+        self.hooks = choices.hooks_asked(settings.get("hooks"), what + " callbacks")
         self.actor = actor
         self.commit = commit
         # A command.run of a harness older than the protocol's fifth revision names hooks only.
@@ -437,6 +421,14 @@ class _DriverCallbacks(_HookCallbacks):
             self.commit_validator = self._validate_commit
         if settings.get("notify"):
             self.notify = self._notify
+
+    def hook(self, point):
+        if not self.hooks:
+            return
+        try:
+            self.server.call_harness("hook", {"call": self.call, "point": point})
+        except CallbackRefused as refused:
+            raise CallbackFailed("%s: the harness's hook failed at %s: %s" % (self.what, point, refused)) from None
 
     def row_validator(self, table):
         if table not in self.row_tables:
