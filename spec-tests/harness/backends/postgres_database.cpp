@@ -2,11 +2,13 @@
 
 #include <set>
 
+#include "harness/backends/postgres_connection_pool.hpp"
 #include "harness/backends/random_name.hpp"
 
 namespace ssp::harness {
 
-PostgresTestDatabase::PostgresTestDatabase(const std::string& dsn) : connection_(dsn) {
+PostgresTestDatabase::PostgresTestDatabase(const std::string& dsn)
+    : connection_(take_postgres_connection(dsn)) {
   location_.backend = Backend::postgres;
   location_.pg_dsn = dsn;
   location_.pg_schema = random_name("ssp_t_");
@@ -21,17 +23,18 @@ PostgresTestDatabase::~PostgresTestDatabase() {
   } catch (...) {
     // The schema is left behind; the throwaway cluster goes with it.
   }
+  return_postgres_connection(location_.pg_dsn, std::move(connection_));
 }
 
 void PostgresTestDatabase::exec(const std::string& sql) {
   const std::lock_guard lock(connection_mutex_);
-  pqxx::nontransaction txn(connection_);
+  pqxx::nontransaction txn(*connection_);
   txn.exec(sql);
 }
 
 std::vector<std::string> PostgresTestDatabase::query_column(const std::string& sql) {
   const std::lock_guard lock(connection_mutex_);
-  pqxx::nontransaction txn(connection_);
+  pqxx::nontransaction txn(*connection_);
   std::vector<std::string> values;
   for (const auto& row : txn.exec(sql)) {
     values.push_back(row[0].is_null() ? "NULL" : row[0].c_str());
@@ -46,7 +49,7 @@ std::string PostgresTestDatabase::dump_segment_tables() {
       {"sync_segment_publications", "segment_id, ord"},
   };
   const std::lock_guard lock(connection_mutex_);
-  pqxx::nontransaction txn(connection_);
+  pqxx::nontransaction txn(*connection_);
   std::string out;
   for (const auto& [table, order] : tables) {
     out += std::string("== ") + table + '\n';
@@ -63,7 +66,7 @@ std::string PostgresTestDatabase::dump_segment_tables() {
 
 std::vector<std::string> PostgresTestDatabase::column_names(const std::string& table) {
   const std::lock_guard lock(connection_mutex_);
-  pqxx::nontransaction txn(connection_);
+  pqxx::nontransaction txn(*connection_);
   std::vector<std::string> names;
   for (const auto& row : txn.exec(
            "SELECT column_name FROM information_schema.columns WHERE table_schema = " +
@@ -76,13 +79,13 @@ std::vector<std::string> PostgresTestDatabase::column_names(const std::string& t
 
 void PostgresTestDatabase::drop_column(const std::string& table, const std::string& column) {
   const std::lock_guard lock(connection_mutex_);
-  pqxx::nontransaction txn(connection_);
+  pqxx::nontransaction txn(*connection_);
   txn.exec("ALTER TABLE " + txn.quote_name(table) + " DROP COLUMN " + txn.quote_name(column));
 }
 
 std::vector<std::string> PostgresTestDatabase::index_names(const std::string& table) {
   const std::lock_guard lock(connection_mutex_);
-  pqxx::nontransaction txn(connection_);
+  pqxx::nontransaction txn(*connection_);
   std::vector<std::string> names;
   for (const auto& row : txn.exec(
            "SELECT i.relname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
@@ -97,7 +100,7 @@ std::vector<std::string> PostgresTestDatabase::index_names(const std::string& ta
 
 std::string PostgresTestDatabase::dump_all_tables() {
   const std::lock_guard lock(connection_mutex_);
-  pqxx::nontransaction txn(connection_);
+  pqxx::nontransaction txn(*connection_);
   const std::string schema = txn.quote(location_.pg_schema);
   const auto render = [](const pqxx::result& rows) {
     std::string out;
@@ -165,15 +168,15 @@ bool PostgresTestDatabase::inject_commit_failure() {
     exec("CREATE FUNCTION " + name + "() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN "
          "RAISE EXCEPTION 'ssp injected failure at COMMIT' USING ERRCODE = 'io_error'; END $fn$");
     exec("CREATE CONSTRAINT TRIGGER " + name + " AFTER INSERT OR UPDATE OR DELETE ON " +
-         connection_.quote_name(table) + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION " +
+         connection_->quote_name(table) + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION " +
          name + "()");
-    triggers_.push_back(name + " ON " + connection_.quote_name(table));
+    triggers_.push_back(name + " ON " + connection_->quote_name(table));
   }
   return true;
 }
 
 std::string PostgresTestDatabase::injected_name(const std::string& name) {
-  return connection_.quote_name(location_.pg_schema) + "." + name;
+  return connection_->quote_name(location_.pg_schema) + "." + name;
 }
 
 void PostgresTestDatabase::inject_write_failure(int after_writes) {
@@ -194,7 +197,7 @@ void PostgresTestDatabase::inject_write_failure(int after_writes) {
        "RAISE EXCEPTION 'ssp injected write failure' USING ERRCODE = 'io_error'; END IF; "
        "IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW; END $fn$");
   const std::lock_guard lock(connection_mutex_);
-  pqxx::nontransaction txn(connection_);
+  pqxx::nontransaction txn(*connection_);
   for (const auto& table : tables) {
     txn.exec("CREATE TRIGGER ssp_injected_write_failure BEFORE INSERT OR UPDATE OR DELETE ON " +
              txn.quote_name(table) + " FOR EACH ROW EXECUTE FUNCTION " + function + "()");
@@ -252,7 +255,7 @@ bool PostgresTestDatabase::shows_sessions_waiting(
   {
     const std::lock_guard lock(connection_mutex_);
     for (const auto& name : application_names) {
-      names += (names.empty() ? "" : ", ") + connection_.quote(name);
+      names += (names.empty() ? "" : ", ") + connection_->quote(name);
     }
   }
   const auto count = query_column(

@@ -41,7 +41,9 @@ class PostgresTestDatabase final : public TestDatabase {
   std::string injected_name(const std::string& name);
 
   DatabaseLocation location_;
-  pqxx::connection connection_;                  // the harness's own, search_path set
+  // The harness's own, search_path set; from the pool, and back to it when
+  // the schema is dropped (postgres_connection_pool.hpp).
+  std::unique_ptr<pqxx::connection> connection_;
   // A libpq connection serves one thread at a time, and racing sessions ask
   // shows_lock_waits together: every use of connection_ holds this.
   std::mutex connection_mutex_;
