@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "harness/util/file_text.hpp"
 #include "harness/util/markdown_tables.hpp"
 
 namespace ssp::harness {
@@ -67,11 +68,23 @@ std::string catalog_test_name(const std::string& suite, const std::string& test)
   return suite.substr(suite.find('/') + 1) + "." + test.substr(0, test.find('/'));
 }
 
+std::vector<CatalogPage> read_catalog_pages(const std::string& directory) {
+  std::vector<CatalogPage> pages;
+  for (const auto& path : markdown_files(directory)) {
+    pages.push_back({std::filesystem::path(path).filename().string(), read_text_file(path)});
+  }
+  return pages;
+}
+
 std::vector<CatalogEntry> load_catalog(const std::string& directory) {
+  return catalog_of(read_catalog_pages(directory));
+}
+
+std::vector<CatalogEntry> catalog_of(const std::vector<CatalogPage>& pages) {
   const std::regex test_name("`([A-Za-z0-9_]+\\.[A-Za-z0-9_]+)`");
   std::vector<CatalogEntry> catalog;
-  for (const auto& path : markdown_files(directory)) {
-    for (const MarkdownTable& table : read_markdown_tables(path)) {
+  for (const CatalogPage& page : pages) {
+    for (const MarkdownTable& table : markdown_tables_of(page.text, page.file)) {
       if (!is_requirements_table(table)) continue;
       for (const auto& cells : table.rows) {
         // A row short of cells keeps what it has: a missing tests cell is

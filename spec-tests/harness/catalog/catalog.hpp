@@ -34,8 +34,24 @@ inline constexpr const char* kConformanceExecutable = "ssp-conformance";
 inline constexpr const char* kFaultExecutable = "ssp-faults";
 inline constexpr const char* kSelfTestExecutable = "ssp-reference-selftests";
 
+// One page of the catalog as read from disk: its file name and its bytes.
+struct CatalogPage {
+  std::string file;  // "segments.md"
+  std::string text;
+};
+
+// The docs/requirements/*.md under `directory`, sorted by file name, each read
+// once. A run reads them here and nowhere else: its catalog and the digest its
+// reports carry (suite_identity.hpp) are both made from these bytes, so they
+// cannot disagree. Throws std::runtime_error when a page cannot be read.
+std::vector<CatalogPage> read_catalog_pages(const std::string& directory);
+
 // Every row of every requirements table (a table whose header starts with
-// "id" and ends with "tests") of the docs/requirements/*.md under `directory`.
+// "id" and ends with "tests") of `pages`.
+std::vector<CatalogEntry> catalog_of(const std::vector<CatalogPage>& pages);
+
+// catalog_of(read_catalog_pages(directory)), for the checks that read the
+// catalog of a source tree.
 std::vector<CatalogEntry> load_catalog(const std::string& directory);
 
 // Where a test stands in the catalog: its row's id, section and level.

@@ -104,8 +104,10 @@ int main(int argc, char** argv) {
   ssp::harness::SuiteIdentity identity;
   std::vector<ssp::harness::CatalogEntry> catalog;
   try {
-    identity = ssp::harness::suite_identity();
-    catalog = ssp::harness::load_catalog(ssp::harness::data_path("requirements").string());
+    const auto pages =
+        ssp::harness::read_catalog_pages(ssp::harness::data_path("requirements").string());
+    identity = ssp::harness::suite_identity(pages);
+    catalog = ssp::harness::catalog_of(pages);
   } catch (const std::exception& failure) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(), failure.what());
     return 2;

@@ -1,8 +1,5 @@
 #include "harness/verdict/suite_identity.hpp"
 
-#include <filesystem>
-#include <vector>
-
 #include "harness/catalog/spec_sections.hpp"
 #include "harness/data/data_directory.hpp"
 #include "harness/util/content_address.hpp"
@@ -26,7 +23,7 @@ std::string short_digest(const std::string& text) {
 
 }  // namespace
 
-SuiteIdentity suite_identity() {
+SuiteIdentity suite_identity(const std::vector<CatalogPage>& catalog_pages) {
   SuiteIdentity identity;
   identity.version = SSP_SUITE_VERSION;
   identity.oldest_protocol = wire::kOldestProtocolVersion;
@@ -37,12 +34,8 @@ SuiteIdentity suite_identity() {
     sections += id + "\n";
   }
   identity.ssp2_revision = short_digest(sections);
-  std::vector<std::filesystem::path> pages =
-      files_with_extension(data_path("requirements"), ".md");
   std::string catalog;
-  for (const std::filesystem::path& page : pages) {
-    catalog += page.filename().string() + "\n" + read_text_file(page);
-  }
+  for (const CatalogPage& page : catalog_pages) catalog += page.file + "\n" + page.text;
   identity.catalog_digest = short_digest(catalog);
   return identity;
 }

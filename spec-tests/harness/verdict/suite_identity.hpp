@@ -6,6 +6,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "harness/catalog/catalog.hpp"
 
 namespace ssp::harness {
 
@@ -22,10 +25,11 @@ struct SuiteIdentity {
   std::string catalog_digest;
 };
 
-// The identity of this build with the catalog and section list of the data
-// directory (data_directory.hpp). Throws DataDirectoryError when they are
+// The identity of this build, with the section list of the data directory
+// (data_directory.hpp) and `catalog_pages`, the pages the run judges by
+// (read_catalog_pages). Throws DataDirectoryError when the section list is
 // missing.
-SuiteIdentity suite_identity();
+SuiteIdentity suite_identity(const std::vector<CatalogPage>& catalog_pages);
 
 // What `--version` prints for `program`: one "name: value" line per field.
 std::string suite_version_text(const std::string& program, const SuiteIdentity& identity);
