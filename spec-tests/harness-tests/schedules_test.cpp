@@ -22,6 +22,7 @@
 #include "harness/races/schedule.hpp"
 #include "harness/races/schedule_runner.hpp"
 #include "harness/util/eventually.hpp"
+#include "harness/util/watchdog.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -32,6 +33,12 @@ using ::testing::IsEmpty;
 using ::testing::Not;
 using ::testing::Optional;
 using ::testing::StartsWith;
+
+// How long a play against a wrong candidate waits for a step that never shows
+// waiting: the verdict ("never showed … waiting") is the same however long it
+// waits, so it is short. A play that must pass waits kWatchdog, which no
+// loaded machine reaches: a slow one shows the wait later, never not at all.
+constexpr std::chrono::seconds kNeverShownWaiting{3};
 
 // A schedule of one writer and one push on t1, with `permutation` and
 // `expectations` appended.
@@ -233,18 +240,18 @@ TEST(ScheduleRunner, HARNESS_59_ACoordinatorsQueueIsWhereAStepIsSeenWaiting) {
   const Schedule schedule = parse_schedule(one_partition, "tiny.schedule");
   const storage::CompiledSchema schema = compiled(push_schema());
   const storage::CompiledSchema next_schema = compiled(next_push_schema());
-  const auto play = [&](Candidate& candidate) {
+  const auto play = [&](Candidate& candidate, std::chrono::seconds watchdog) {
     const auto database = create_test_database(Backend::sqlite);
     return play_permutation(schedule, schedule.permutations.front(),
                             ScheduleStage{candidate, *database, schema, next_schema, std::nullopt,
-                                          std::nullopt, std::chrono::seconds(3)});
+                                          std::nullopt, watchdog});
   };
   SerializesInProcess counted(CoordinatorReport::honest);
-  const PlayedPermutation honest = play(counted);
+  const PlayedPermutation honest = play(counted, kWatchdog);
   EXPECT_THAT(honest.problems, IsEmpty());
   EXPECT_THAT(honest.transcript, Contains("step b_push: waiting"));
   SerializesInProcess silent(CoordinatorReport::always_zero);
-  EXPECT_THAT(play(silent).problems,
+  EXPECT_THAT(play(silent, kNeverShownWaiting).problems,
               Contains("the candidate's coordinator never showed b_push waiting for a lock"));
 }
 
@@ -256,17 +263,19 @@ TEST(ScheduleRunner, HARNESS_53_OnPostgresOnlyTheStepsOwnSessionShownWaitingCoun
   SSP_SKIP_UNLESS_BACKEND_READY(reference_candidate(), Backend::postgres);
   const storage::CompiledSchema schema = compiled(push_schema());
   const storage::CompiledSchema next_schema = compiled(next_push_schema());
-  const auto play_on_postgres = [&](Candidate& candidate, const std::string& text) {
+  const auto play_on_postgres = [&](Candidate& candidate, const std::string& text,
+                                    std::chrono::seconds watchdog) {
     const Schedule schedule = parse_schedule(text, "tiny.schedule");
     const auto database = create_test_database(Backend::postgres);
     return play_permutation(schedule, schedule.permutations.front(),
                             ScheduleStage{candidate, *database, schema, next_schema, std::nullopt,
-                                          std::nullopt, std::chrono::seconds(3)});
+                                          std::nullopt, watchdog});
   };
   EXPECT_THAT(play_on_postgres(reference_candidate(),
                                writer_and_push("permutation X L on postgres: c_open c_read "
                                                "c_write p_push(c_commit) c_commit",
-                                               "expect p_push applied seq 1"))
+                                               "expect p_push applied seq 1"),
+                               kWatchdog)
                   .problems,
               IsEmpty());
   // b_push, to another partition, waits only for the candidate's own mutex.
@@ -280,7 +289,7 @@ TEST(ScheduleRunner, HARNESS_53_OnPostgresOnlyTheStepsOwnSessionShownWaitingCoun
       "permutation X L on postgres: a_push b_push(a_go) a_go\n"
       "expect b_push applied seq 1\n";
   SerializesInProcess serializes;
-  EXPECT_THAT(play_on_postgres(serializes, two_partitions).problems,
+  EXPECT_THAT(play_on_postgres(serializes, two_partitions, kNeverShownWaiting).problems,
               Contains("the database never showed b_push waiting for a lock"));
 
   // Which session waits: a lock held by one named connection, asked for by another.
