@@ -165,7 +165,6 @@ class PostgresServerStorage final : public ServerStorageBase {
       : ServerStorageBase(std::move(options)), dsn_(dsn), schema_(std::move(schema)) {
     guarded([&] {
       writer_ = open_connection(dsn_, schema_, this->options().lock_wait_ms);
-      reader_ = open_connection(dsn_, schema_, this->options().lock_wait_ms);
       return 0;
     });
   }
@@ -194,7 +193,7 @@ class PostgresServerStorage final : public ServerStorageBase {
   std::optional<StoredRow> read_row(const CompiledTable& table, const std::string& partition,
                                     const std::string& row_id) override {
     return guarded([&] {
-      pqxx::work txn(*reader_);
+      pqxx::work txn(reader());
       return read_row_on(txn, table, partition, row_id);
     });
   }
@@ -202,7 +201,7 @@ class PostgresServerStorage final : public ServerStorageBase {
   std::optional<Row> read_projection_row(const CompiledTable& table, const std::string& partition,
                                          const std::string& row_id) override {
     return guarded([&]() -> std::optional<Row> {
-      pqxx::work txn(*reader_);
+      pqxx::work txn(reader());
       std::string names;
       for (const Column& column : table.columns()) {
         names += (names.empty() ? "" : ", ") + quote_identifier(column.name) + "::text";
@@ -229,7 +228,7 @@ class PostgresServerStorage final : public ServerStorageBase {
     return guarded([&]() -> std::optional<std::string> {
       // One statement: autocommit is its snapshot, and saves BEGIN and
       // COMMIT on the optimistic lookup every push starts with.
-      pqxx::nontransaction txn(*reader_);
+      pqxx::nontransaction txn(reader());
       if (!core_tables_exist(txn)) return std::nullopt;
       return read_push_result_on(txn, partition, client_id, client_commit_id);
     });
@@ -237,7 +236,7 @@ class PostgresServerStorage final : public ServerStorageBase {
 
   std::int64_t read_max_commit_seq(const std::string& partition) override {
     return guarded([&] {
-      pqxx::work txn(*reader_);
+      pqxx::work txn(reader());
       return max_commit_seq_on(txn, partition);
     });
   }
@@ -245,7 +244,7 @@ class PostgresServerStorage final : public ServerStorageBase {
   AuthoritativeRead read_authoritative(const CompiledTable& table, const std::string& partition,
                                        const std::vector<std::string>& row_ids) override {
     return guarded([&] {
-      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(*reader_);
+      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(reader());
       AuthoritativeRead read;
       for (const auto& row_id : row_ids) {
         if (auto row = read_row_on(txn, table, partition, row_id)) read.rows.push_back(*row);
@@ -261,7 +260,7 @@ class PostgresServerStorage final : public ServerStorageBase {
     return guarded([&] {
       // One snapshot for both statements.
       pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>
-          txn(*reader_);
+          txn(reader());
       std::vector<Commit> commits;
       if (!core_tables_exist(txn)) return commits;
       for (const auto& row : txn.exec_params(
@@ -323,10 +322,18 @@ class PostgresServerStorage final : public ServerStorageBase {
     });
   }
 
+  // The reader's connection, opened by the first read: a storage that only
+  // starts up (a migration, a same-version check) never costs the server a
+  // backend for it. Under read_mutex_, as every read (ServerStorageBase).
+  pqxx::connection& reader() {
+    if (!reader_) reader_ = open_connection(dsn_, schema_, options().lock_wait_ms);
+    return *reader_;
+  }
+
   std::string dsn_;
   std::string schema_;
   std::unique_ptr<pqxx::connection> writer_;
-  std::unique_ptr<pqxx::connection> reader_;
+  std::unique_ptr<pqxx::connection> reader_;  // see reader()
   CoreTablesSeen core_tables_;  // under read_mutex_, as reader_
   std::shared_ptr<IdlePushConnections> idle_push_ =
       std::make_shared<IdlePushConnections>(sql::kMaxIdlePushConnections);
