@@ -430,6 +430,36 @@ TEST_P(PushFaults, FAULT_12_ACommandWhoseConnectionIsCutCommitsWholeOrNotAndThen
   play("CutCommand");
 }
 
+// After the kill sweeps of FAULT-1 and FAULT-10, which it judges: the
+// release notifies after its COMMIT (upstream's push.ts), so a process killed
+// at a notification leaves the whole commit, and the retry replays it. FAULT-1
+// accepts a push that left nothing at any point, which lets one that notifies
+// before its COMMIT pass there; this is where it fails.
+TEST_P(PushFaults, FAULT_15_AKillAtTheNotificationFindsTheCommitStoredAndReplaysIt) {
+  record_spec("§6.4", "FAULT-15");
+  int judged = 0;
+  for (const FaultSweepRecord& sweep : FaultSweeps::of_this_run().all()) {
+    if (sweep.backend != backend() ||
+        (sweep.plan != "KillAppliedPush" && sweep.plan != "KillCommand")) {
+      continue;
+    }
+    for (const FaultPointOutcome& outcome : sweep.points) {
+      if (precedes_the_commit(outcome.point)) continue;
+      ++judged;
+      EXPECT_TRUE(outcome.committed)
+          << sweep.plan << ": killed at " << outcome.point
+          << ", a notification, yet a new process found nothing of the call stored: the "
+             "candidate notifies before its COMMIT";
+      EXPECT_EQ(outcome.retry, ::testing::PrintToString(PushAnswerStatus::cached))
+          << sweep.plan << ": the retry after a kill at " << outcome.point;
+    }
+  }
+  if (judged == 0) {
+    GTEST_SKIP() << "no kill sweep of FAULT-1 or FAULT-10 reached a notification on this "
+                    "backend in this run";
+  }
+}
+
 // Last in the suite, so that the cut sweeps above have run: the pushes and
 // commands among them that never answered.
 TEST_P(PushFaults, FAULT_13_AFaultedPushOrCommandNeverHangs) {
