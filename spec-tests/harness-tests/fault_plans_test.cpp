@@ -52,6 +52,26 @@ TEST(FaultPlanFormat, HARNESS_56_AMalformedPlanIsRefusedNamingItsLine) {
   EXPECT_THAT(plan.checks, ElementsAre(FaultCheck::whole_or_none, FaultCheck::replays));
 }
 
+// A plan's check line is data: an engine asks claims() before it plays a
+// check, and refuses a plan that claims one it cannot play after its fault.
+TEST(FaultPlanFormat, HARNESS_62_AnEnginePlaysTheChecksItsPlanClaimsAndRefusesOthers) {
+  record_spec("Harness", "HARNESS-62");
+  const FaultPlan plan = parse_fault_plan(
+      kPlanHead + "points hook:*\ncheck untouched-before-commit replays\n", "claims.plan");
+  EXPECT_TRUE(claims(plan, FaultCheck::untouched_before_commit));
+  EXPECT_TRUE(claims(plan, FaultCheck::replays));
+  EXPECT_FALSE(claims(plan, FaultCheck::whole_or_none));
+  EXPECT_FALSE(claims(plan, FaultCheck::applies_once));
+  EXPECT_EQ(unplayable_check(plan, {FaultCheck::untouched_before_commit, FaultCheck::replays,
+                                    FaultCheck::whole_or_none}),
+            std::nullopt)
+      << "a plan may claim fewer checks than its engine can play";
+  EXPECT_EQ(unplayable_check(plan, {FaultCheck::whole_or_none, FaultCheck::replays}),
+            std::optional<std::string>(
+                "claims.plan: check untouched-before-commit cannot be played after its fault "
+                "(this fault's engine plays whole-or-none replays)"));
+}
+
 TEST(FaultPlanFormat, HARNESS_56_EveryPlanParsesAndNamesAFaultRow) {
   record_spec("Harness", "HARNESS-56");
   const auto catalog = load_catalog(SSP_SOURCE_DIR "/docs/requirements");

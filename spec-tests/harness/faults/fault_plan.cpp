@@ -177,6 +177,21 @@ std::string fault_checks_text(const std::vector<FaultCheck>& checks) {
   return join_words(names);
 }
 
+bool claims(const FaultPlan& plan, FaultCheck check) {
+  return std::find(plan.checks.begin(), plan.checks.end(), check) != plan.checks.end();
+}
+
+std::optional<std::string> unplayable_check(const FaultPlan& plan,
+                                            const std::vector<FaultCheck>& playable) {
+  for (const FaultCheck check : plan.checks) {
+    if (std::find(playable.begin(), playable.end(), check) != playable.end()) continue;
+    return plan.file + ": check " + std::string(fault_check_name(check)) +
+           " cannot be played after its fault (this fault's engine plays " +
+           fault_checks_text(playable) + ")";
+  }
+  return std::nullopt;
+}
+
 FaultPlan parse_fault_plan(std::string_view text, const std::string& file) {
   FaultPlanParser parser(file);
   for_each_line(text, [&](int number, std::string_view line) { parser.line(number, line); });

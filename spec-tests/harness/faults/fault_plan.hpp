@@ -81,6 +81,16 @@ struct FaultPlan {
   std::vector<FaultCheck> checks;   // in the file's order
 };
 
+// Whether `plan` claims `check` on its `check` line. An engine plays a check
+// only where its plan claims it: the line is what runs, not a description.
+bool claims(const FaultPlan& plan, FaultCheck check);
+
+// Why `plan` cannot be played by an engine that can check, after its fault,
+// only `playable`: its first claimed check that is not among them, in words
+// naming the plan's file; nullopt when every claim can be played.
+std::optional<std::string> unplayable_check(const FaultPlan& plan,
+                                            const std::vector<FaultCheck>& playable);
+
 // Parses one plan; `file` names it in errors. Every keyword but subset is
 // required once; checks are words of fault_check_name. Throws
 // FaultPlanSyntaxError.

@@ -62,7 +62,8 @@ is reported as unreached; a plan none of whose points a candidate passes is skip
   other cut. A driver that crashes or breaks the protocol errs.
 
 After the fault, a new process (after a cut, a new connection) opens the same database and the
-checks run:
+checks its plan's `check` line claims run, those and no others (an engine refuses a plan that
+claims one it cannot play after that fault, HARNESS-62):
 
 - `fails-cleanly`: the faulted call answered as a clean one, or failed with an error, and did
   not hang (FAULT-13, after the plan's sweep);
@@ -70,14 +71,17 @@ checks run:
   point, a put's hasher and hooks, a startup's ensure hooks), the database is byte for byte as
   before;
 - `whole-or-none`: the database holds the push's whole commit with its stored result (or its
-  stored rejection), or nothing of it; after a startup, the old layout or the marker a clean
-  migration writes;
+  stored rejection), or nothing of it; after a startup, the old layout or, whole (every table's
+  columns, indexes, constraints and rows, and the marker), what a clean migration of the same
+  database leaves;
 - `applies-once`: when nothing of it is there, the same push sent again applies (or is
   rejected), once; the same put publishes, with every earlier publication of its bytes; the next
-  startup migrates, and no row is lost;
+  startup migrates into what a clean migration leaves, and no row is lost;
 - `replays`: when it is there, the same push answers `cached` (still `rejected`) with the
   commit's seq and the stored results, and commits nothing more; the next startup finds the
-  migration complete and changes nothing.
+  migration complete and changes nothing. A push or command killed at its notification, which
+  the release makes after its COMMIT, must be there and replay (FAULT-15, judged from these
+  sweeps): one that notifies before its COMMIT leaves nothing, which the checks above accept.
 
 ## Reading a failure
 
