@@ -4,6 +4,10 @@
 // encoding and the result shapes are stated without one (PUSH-8-REL, PUSH-5).
 #include <gmock/gmock.h>
 
+#include <future>
+#include <tuple>
+#include <utility>
+
 #include "harness/fixtures/push_fixtures.hpp"
 #include "harness/fixtures/push_storage_fixtures.hpp"
 #include "harness/gates/granted_options.hpp"
@@ -96,6 +100,39 @@ TEST_P(PushResults, PUSH_5_AppliedCarriesARecordPerOperationRejectedExactlyOne) 
   EXPECT_EQ(rejected.results[0].op_index, 1);
   EXPECT_EQ(rejected.results[0].status, OperationStatus::conflict);
   EXPECT_FALSE(row("tasks", "t4"));  // never attempted
+}
+
+// The release notifies after its COMMIT (upstream's push.ts; decisions.md,
+// Q7): a read from inside the notifier, through the candidate's storage on
+// another thread, finds the commit it is told of. A candidate that notifies
+// before its COMMIT (still holding the partition) shows the partition at the
+// seq before, or keeps the read waiting until the notifier gives up.
+TEST_P(PushResults, PUSH_NOTIFY_1_AReadFromInsideTheNotifierFindsTheCommitItIsToldOf) {
+  record_spec("§6.4", "PUSH-NOTIFY-1");
+  std::optional<std::int64_t> told;
+  std::optional<std::int64_t> max_seq_inside;
+  std::optional<bool> row_inside;
+  auto notifying = options();
+  notifying.notify = [&](const push::CommitNotification& notification) {
+    told = notification.commit_seq;
+    auto reading = std::async(std::launch::async, [&] {
+      return std::pair{storage().get_max_commit_seq("acme"),
+                       storage().get_row("acme", "tasks", "t1").has_value()};
+    });
+    if (reading.wait_for(kWatchdog) != std::future_status::ready) return;
+    std::tie(max_seq_inside, row_inside) = reading.get();
+  };
+  const auto answer = push(commit("k1", {upsert("tasks", "t1", task("t1", "p1"))}), notifying);
+  ASSERT_EQ(answer.status, PushAnswerStatus::applied) << ::testing::PrintToString(answer);
+  ASSERT_TRUE(told.has_value()) << "the notifier was never called for an applied commit";
+  EXPECT_EQ(told, answer.commit_seq) << "the notification names another seq than the answer";
+  ASSERT_TRUE(max_seq_inside.has_value())
+      << "a read from inside the notifier never answered: the notifier runs while the push "
+         "holds what the read needs";
+  EXPECT_EQ(max_seq_inside, told)
+      << "inside the notifier, the partition's max commit seq is not the commit it is told of: "
+         "the candidate notifies before its COMMIT";
+  EXPECT_EQ(row_inside, std::optional<bool>(true)) << "inside the notifier, the row is not there";
 }
 
 TEST_P(PushResults, PUSH_5_ARepeatedCommitIdReplaysWithoutRunningAgain) {
