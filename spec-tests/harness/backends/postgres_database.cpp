@@ -118,7 +118,12 @@ std::string PostgresTestDatabase::dump_all_tables() {
                                     "column_default FROM information_schema.columns "
                                     "WHERE table_schema = " + schema +
                                     " ORDER BY table_name, ordinal_position"));
-  out += "== indexes\n" + render(txn.exec("SELECT tablename, indexname, indexdef FROM pg_indexes "
+  // An index's definition names its table with the schema, which is this
+  // test database's random name, not the candidate's state: left out, so
+  // that two databases a candidate left alike dump alike.
+  out += "== indexes\n" + render(txn.exec("SELECT tablename, indexname, "
+                                          "replace(indexdef, ' ON ' || schemaname || '.', ' ON ') "
+                                          "FROM pg_indexes "
                                           "WHERE schemaname = " + schema +
                                           " ORDER BY tablename, indexname"));
   out += "== constraints\n" +

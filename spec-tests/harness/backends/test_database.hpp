@@ -34,6 +34,8 @@ class TestDatabase {
   // definition (columns with type, nullability and default), every index and
   // constraint, and every row of every table sorted by all its columns. Equal
   // dumps = the database did not change (storage refusals are side-effect free).
+  // It names nothing of the test database itself (a PostgreSQL schema's
+  // name), so two databases a candidate left alike dump alike.
   virtual std::string dump_all_tables() = 0;
 
   // The physical column names of `table` in definition order; empty when the
