@@ -50,9 +50,20 @@ class PostgresSchemaSession final : public SchemaSession {
     return guarded([&] {
       std::vector<std::string> names;
       for (const auto& row :
-           txn_.exec_params("SELECT column_name FROM information_schema.columns "
-                            "WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
-                            schema_, table)) {
+           txn_.exec_params(
+               // What information_schema.columns lists for the table (its own
+               // conditions), from the catalogs it is a view of: planning the view
+               // took about 2 ms per call, ten times its run, and every startup
+               // asks once per table.
+               "SELECT a.attname FROM pg_attribute a "
+               "JOIN pg_class c ON c.oid = a.attrelid "
+               "JOIN pg_namespace n ON n.oid = c.relnamespace "
+               "WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r', 'v', 'f', 'p') "
+               "AND NOT pg_is_other_temp_schema(n.oid) AND a.attnum > 0 AND NOT a.attisdropped "
+               "AND (pg_has_role(c.relowner, 'USAGE') OR "
+               "has_column_privilege(c.oid, a.attnum, 'SELECT, INSERT, UPDATE, REFERENCES')) "
+               "ORDER BY a.attnum",
+               schema_, table)) {
         names.emplace_back(row[0].c_str());
       }
       return names;
