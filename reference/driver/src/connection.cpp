@@ -65,19 +65,7 @@ void Connection::run(const std::function<void(const Json& request)>& serve) {
     if (!message.contains("id")) {
       std::cerr << "ssp-reference-driver: a message without id: " << line << "\n";
     } else if (message.contains("method")) {
-      join_finished();
-      const long number = next_worker_++;
-      {
-        std::lock_guard lock(mutex_);
-        ++serving_;
-      }
-      workers_.emplace(number, std::thread([this, &serve, message, number] {
-                         serve(message);
-                         std::lock_guard lock(mutex_);
-                         --serving_;
-                         finished_.push_back(number);
-                         answered_.notify_all();
-                       }));
+      dispatch(serve, message);
     } else {
       deliver(message);
     }
@@ -87,25 +75,43 @@ void Connection::run(const std::function<void(const Json& request)>& serve) {
     closed_ = true;
     answered_.notify_all();
     answered_.wait(lock, [&] { return serving_ == 0; });
+    work_ready_.notify_all();
   }
-  // Joined, not only finished: a request thread still exiting when main
-  // returns runs its thread-local destructors (OpenSSL's among them) against
-  // the exit handlers' OPENSSL_cleanup. ASan caught a double free there when
-  // the threads were detached.
-  for (auto& [number, worker] : workers_) worker.join();
+  // Joined, not only finished: a worker still exiting when main returns runs
+  // its thread-local destructors (OpenSSL's among them) against the exit
+  // handlers' OPENSSL_cleanup. ASan caught a double free there when the
+  // threads were detached.
+  for (auto& worker : workers_) worker.join();
   workers_.clear();
 }
 
-void Connection::join_finished() {
-  std::vector<long> finished;
+void Connection::dispatch(const std::function<void(const Json& request)>& serve,
+                          const Json& request) {
   {
     std::lock_guard lock(mutex_);
-    finished.swap(finished_);
+    ++serving_;
+    if (idle_ > 0) {
+      --idle_;
+      handed_.push_back(request);
+      work_ready_.notify_one();
+      return;
+    }
   }
-  for (const long number : finished) {
-    const auto found = workers_.find(number);
-    found->second.join();
-    workers_.erase(found);
+  workers_.emplace_back([this, &serve, request] { work(serve, request); });
+}
+
+void Connection::work(const std::function<void(const Json& request)>& serve, Json request) {
+  for (;;) {
+    serve(request);
+    std::unique_lock lock(mutex_);
+    --serving_;
+    ++idle_;
+    answered_.notify_all();
+    work_ready_.wait(lock, [&] { return !handed_.empty() || closed_; });
+    // Closed: run saw every request served, so nothing is left to take.
+    if (handed_.empty()) return;
+    request = std::move(handed_.front());
+    handed_.pop_front();
   }
 }
 

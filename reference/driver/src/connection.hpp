@@ -1,10 +1,11 @@
 // The driver's end of the stdio connection (docs/driver-protocol.md): reads
-// request lines, serves each on a thread of its own (a request parked at a
-// hook must not stop the others), writes answers, and lets a request call
-// back into the harness and wait for the answer.
+// request lines, serves each on a worker thread (a request parked at a hook
+// must not stop the others), writes answers, and lets a request call back
+// into the harness and wait for the answer.
 #pragma once
 
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <istream>
 #include <map>
@@ -46,10 +47,12 @@ class Connection {
   // message, or ConnectionClosed. Thread-safe.
   Json callback(const Json& call_id, const std::string& method, Json params);
 
-  // Reads until end of input, calling `serve(request)` on a new thread for
-  // each request and routing answers to the callbacks waiting for them.
-  // Returns once input ended and every request thread has been joined. A line
-  // that breaks the protocol is reported on stderr and skipped.
+  // Reads until end of input, calling `serve(request)` on a worker thread for
+  // each request and routing answers to the callbacks waiting for them. A
+  // request goes to a worker that is waiting for work, or to a new one when
+  // every worker is busy, so no request waits for another. Returns once input
+  // ended and every worker has been joined. A line that breaks the protocol
+  // is reported on stderr and skipped.
   void run(const std::function<void(const Json& request)>& serve);
 
  private:
@@ -57,9 +60,11 @@ class Connection {
     std::optional<Json> answer;
   };
   void deliver(const Json& answer);
-  // Joins the request threads that reported themselves finished (run's
-  // thread only).
-  void join_finished();
+  // Hands `request` to an idle worker, or starts one for it (run's thread only).
+  void dispatch(const std::function<void(const Json& request)>& serve, const Json& request);
+  // A worker's life: serves `request`, then each request handed to it, until
+  // the connection closes.
+  void work(const std::function<void(const Json& request)>& serve, Json request);
 
   std::istream& in_;
   std::ostream& out_;
@@ -68,13 +73,17 @@ class Connection {
   std::condition_variable answered_;
   std::map<std::string, Waiting*> waiting_;
   long next_callback_ = 0;
-  int serving_ = 0;  // request threads still running
+  int serving_ = 0;  // requests read and not yet served
   bool closed_ = false;
-  // Request threads by number, until joined (run's thread only), and the
-  // numbers of those whose request is done (under mutex_).
-  std::map<long, std::thread> workers_;
-  std::vector<long> finished_;
-  long next_worker_ = 0;
+  // Workers are reused because starting a thread per request cost more than
+  // serving it under the sanitizers (thousands of requests a test; a thread's
+  // start and end map and unmap its stack and allocator caches). Under mutex_:
+  // requests handed to idle workers and not yet taken, and how many idle
+  // workers have no request yet; `work_ready_` wakes them.
+  std::deque<Json> handed_;
+  int idle_ = 0;
+  std::condition_variable work_ready_;
+  std::vector<std::thread> workers_;  // run's thread only
 };
 
 }  // namespace ssp::driver
