@@ -98,9 +98,9 @@ commit did not put it.
 
 The quick sweep (each plan's `subset`, `SSP_FAULT_SWEEP=subset`) runs in the sanitizer phase
 with everything else: `faults` (the reference in process: lost answers and cuts),
-`faults-driver` and `faults-python` (the Python candidate on SQLite). The full sweep (every point
-of every plan) runs under ThreadSanitizer, label `faults-sweep`: `faults-driver-sweep`, which also
-checks this page, `faults-python-sweep`, and `faults-driver-hookless-sweep`, the driver without
+`faults-driver` and `faults-python` (the Python candidate on SQLite); `faults-driver` runs under
+ThreadSanitizer too (label `tsan`). The full sweep (every point of every plan) runs in the release
+phase, label `faults-sweep`: `faults-driver-sweep`, which also checks this page, `faults-python-sweep`, and `faults-driver-hookless-sweep`, the driver without
 hook points (its validators, notifier and hasher are its points), which runs the push and put kills only (a startup without hooks has no callback; the
 rest does not depend on hook points). The reference in process has no full sweep: it cannot be
 killed, and its cuts are the code the driver's sweep cuts.
