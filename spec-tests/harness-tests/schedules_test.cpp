@@ -28,6 +28,7 @@ namespace ssp::harness {
 namespace {
 
 using ::testing::Contains;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
@@ -50,6 +51,20 @@ std::string writer_and_push(const std::string& permutation, const std::string& e
          "step c_commit commit\n"
          "session p a push\nstep p_push push k1 upsert t1 title P\n" +
          permutation + "\n" + expectations;
+}
+
+// The words of a play's problems, for matching.
+std::vector<std::string> texts(const std::vector<PlayProblem>& problems) {
+  std::vector<std::string> out;
+  for (const PlayProblem& problem : problems) out.push_back(problem.text);
+  return out;
+}
+
+// What the runner tagged a play's problems, in order.
+std::vector<PlayProblem::Kind> kinds(const std::vector<PlayProblem>& problems) {
+  std::vector<PlayProblem::Kind> out;
+  for (const PlayProblem& problem : problems) out.push_back(problem.kind);
+  return out;
 }
 
 std::string syntax_error_of(const std::string& text) {
@@ -107,14 +122,32 @@ TEST(ScheduleRunner, HARNESS_39_APlayThatGoesOtherThanWrittenFails) {
                   .problems,
               IsEmpty());
   // A wrong expectation.
-  EXPECT_THAT(play_on_sqlite(writer_and_push(waits, "expect p_push applied seq 7")).problems,
-              Contains(HasSubstr("expect p_push applied seq 7: saw applied seq 1")));
+  const PlayedPermutation wrong =
+      play_on_sqlite(writer_and_push(waits, "expect p_push applied seq 7"));
+  EXPECT_THAT(texts(wrong.problems),
+              ElementsAre(HasSubstr("expect p_push applied seq 7: saw applied seq 1")));
+  EXPECT_THAT(kinds(wrong.problems), ElementsAre(PlayProblem::Kind::expectation));
   // A step marked to wait that answers at once (nothing holds a lock).
-  EXPECT_THAT(play_on_sqlite(writer_and_push("permutation X L on sqlite: p_push(c_commit) c_open",
-                                             "expect p_push applied seq 1"))
-                  .problems,
-              Contains(HasSubstr("p_push was to wait for a lock until c_commit answered, but "
-                                 "answered at once")));
+  const PlayedPermutation at_once = play_on_sqlite(writer_and_push(
+      "permutation X L on sqlite: p_push(c_commit) c_open", "expect p_push applied seq 1"));
+  EXPECT_THAT(texts(at_once.problems),
+              ElementsAre(HasSubstr("p_push was to wait for a lock until c_commit answered, but "
+                                    "answered at once")));
+  EXPECT_THAT(kinds(at_once.problems), ElementsAre(PlayProblem::Kind::answered_without_waiting));
+  // A resume of a session with nothing parked: the runner answers it, not the
+  // candidate, and says so of the expectation it misses.
+  const PlayedPermutation nothing_parked = play_on_sqlite(
+      "schedule  Tiny\nsection   §6.3\ntitle     t\nanomaly   a\n"
+      "session a a push that never parks\n"
+      "step a_push push k1 upsert t1 title A\n"
+      "step a_go resume\n"
+      "permutation X L on sqlite: a_push a_go\n"
+      "expect a_push applied seq 1\n"
+      "expect a_go applied seq 1\n");
+  EXPECT_THAT(texts(nothing_parked.problems),
+              ElementsAre(HasSubstr("expect a_go applied seq 1: saw fails")));
+  EXPECT_THAT(kinds(nothing_parked.problems),
+              ElementsAre(PlayProblem::Kind::expectation_of_runner_answer));
 }
 
 TEST(ScheduleRunner, HARNESS_51_APlaceholderIsOneSequenceNumberThroughoutAPermutation) {
@@ -143,9 +176,9 @@ TEST(ScheduleRunner, HARNESS_51_APlaceholderIsOneSequenceNumberThroughoutAPermut
                                                    "expect seqs ?p"))
                   .problems,
               IsEmpty());
-  EXPECT_THAT(play_on_sqlite(writer_and_push(push, "expect p_push applied seq ?p\n"
-                                                   "expect changes t1 versions ?p"))
-                  .problems,
+  EXPECT_THAT(texts(play_on_sqlite(writer_and_push(push, "expect p_push applied seq ?p\n"
+                                                         "expect changes t1 versions ?p"))
+                        .problems),
               Contains("expect changes t1 versions ?p: saw versions 2 (?p met 1 before)"));
 }
 
@@ -251,8 +284,10 @@ TEST(ScheduleRunner, HARNESS_59_ACoordinatorsQueueIsWhereAStepIsSeenWaiting) {
   EXPECT_THAT(honest.problems, IsEmpty());
   EXPECT_THAT(honest.transcript, Contains("step b_push: waiting"));
   SerializesInProcess silent(CoordinatorReport::always_zero);
-  EXPECT_THAT(play(silent, kNeverShownWaiting).problems,
+  const PlayedPermutation never_shown = play(silent, kNeverShownWaiting);
+  EXPECT_THAT(texts(never_shown.problems),
               Contains("the candidate's coordinator never showed b_push waiting for a lock"));
+  EXPECT_THAT(kinds(never_shown.problems), Contains(PlayProblem::Kind::never_shown_waiting));
 }
 
 // The runner on PostgreSQL: a push that waits for the partition lock is seen
@@ -289,7 +324,7 @@ TEST(ScheduleRunner, HARNESS_53_OnPostgresOnlyTheStepsOwnSessionShownWaitingCoun
       "permutation X L on postgres: a_push b_push(a_go) a_go\n"
       "expect b_push applied seq 1\n";
   SerializesInProcess serializes;
-  EXPECT_THAT(play_on_postgres(serializes, two_partitions, kNeverShownWaiting).problems,
+  EXPECT_THAT(texts(play_on_postgres(serializes, two_partitions, kNeverShownWaiting).problems),
               Contains("the database never showed b_push waiting for a lock"));
 
   // Which session waits: a lock held by one named connection, asked for by another.
@@ -338,28 +373,18 @@ bool holds_a_result_key(const Schedule& schedule, const Permutation& permutation
 }
 
 // The problems of a reversed play that its own checks found: an expectation
-// it does not meet, or a step it marks to wait that the database showed
-// answering at once. An expectation of a resume step whose session, played
-// second, never parked is not one of them: that resume answers "fails … has
-// no parked call", which any expectation of it misses whatever the candidate
-// did. Nor is a watchdog's.
+// of what the candidate answered or stored that it does not meet, or a step it
+// marks to wait that answered without waiting. An expectation of a resume
+// step whose session, played second, never parked is not one of them: the
+// runner answers that resume itself ("fails … has no parked call"), so any
+// expectation of it misses whatever the candidate did. Nor is a watchdog's.
 std::vector<std::string> own_check_problems(const PlayedPermutation& outcome) {
-  std::set<std::string> leftover_resumes;
-  for (const std::string& line : outcome.transcript) {
-    // "step c_go: → fails (schedule: session c has no parked call)"
-    if (line.starts_with("step ") && line.find("has no parked call") != std::string::npos) {
-      leftover_resumes.insert(line.substr(5, line.find(':') - 5));
-    }
-  }
   std::vector<std::string> own;
-  for (const std::string& problem : outcome.problems) {
-    if (problem.find(" was to wait for a lock until ") != std::string::npos) {
-      own.push_back(problem);
-      continue;
+  for (const PlayProblem& problem : outcome.problems) {
+    if (problem.kind == PlayProblem::Kind::expectation ||
+        problem.kind == PlayProblem::Kind::answered_without_waiting) {
+      own.push_back(problem.text);
     }
-    if (!problem.starts_with("expect ")) continue;
-    const std::string subject = problem.substr(7, problem.find(' ', 7) - 7);
-    if (leftover_resumes.count(subject) == 0) own.push_back(problem);
   }
   return own;
 }

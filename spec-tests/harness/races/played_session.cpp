@@ -565,7 +565,8 @@ void PlayedSession::start_parkable(const std::vector<std::string>& words,
 void PlayedSession::resume(const std::vector<std::string>& words, std::shared_ptr<Slot> slot) {
   std::lock_guard lock(mutex_);
   if (!parked_) {
-    slot->answer = StepAnswer{"fails", "schedule: session " + name_ + " has no parked call", true};
+    slot->answer =
+        StepAnswer{"fails", "schedule: session " + name_ + " has no parked call", true, true};
     step_running_ = false;
     return;
   }

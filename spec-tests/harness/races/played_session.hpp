@@ -70,10 +70,13 @@ namespace ssp::harness {
 
 // What one step answered. `text` is what a schedule expects and the docs show,
 // the same on every run; `detail` adds what may vary (an error's message).
+// `from_runner`: the runner answered it itself, the candidate never saw the
+// step (a `resume` of a session with no parked call).
 struct StepAnswer {
   std::string text;
   std::string detail;
   bool failed = false;
+  bool from_runner = false;
 };
 
 // Renders a push's answer as schedules expect it: "applied seq 1",

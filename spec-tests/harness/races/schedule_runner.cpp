@@ -145,7 +145,9 @@ class Play {
     return schedule_.step(step).session;
   }
 
-  void problem(const std::string& text) { played_->problems.push_back(text); }
+  void problem(PlayProblem::Kind kind, const std::string& text) {
+    played_->problems.push_back(PlayProblem{kind, text});
+  }
 
   bool play(const PermutationStep& step) {
     if (!none_answered_early()) return false;
@@ -192,9 +194,10 @@ class Play {
       return answered_without_waiting(step, *early, "at once");
     }
     if (!held) {
-      problem((coordinated_ ? "the candidate's coordinator never showed "
+      problem(PlayProblem::Kind::never_shown_waiting,
+              (coordinated_ ? "the candidate's coordinator never showed "
                             : "the database never showed ") +
-              step.step + " waiting for a lock");
+                  step.step + " waiting for a lock");
       return false;
     }
     played_->transcript.push_back("step " + step.step + ": waiting");
@@ -212,8 +215,9 @@ class Play {
   // Reports a step marked to wait that answered `when` instead; false.
   bool answered_without_waiting(const PermutationStep& step, const StepAnswer& answer,
                                 const std::string& when) {
-    problem(step.step + " was to wait for a lock until " + *step.waits_for +
-            " answered, but answered " + when + ": " + answer.text + describe(answer));
+    problem(PlayProblem::Kind::answered_without_waiting,
+            step.step + " was to wait for a lock until " + *step.waits_for +
+                " answered, but answered " + when + ": " + answer.text + describe(answer));
     return false;
   }
 
@@ -265,8 +269,9 @@ class Play {
                                return waiting.step == step;
                              }) != 0;
     if (!answer) {
-      problem(step + " did not answer within " + std::to_string(stage_.watchdog.count()) +
-              " s (the watchdog)");
+      problem(PlayProblem::Kind::watchdog,
+              step + " did not answer within " + std::to_string(stage_.watchdog.count()) +
+                  " s (the watchdog)");
       return false;
     }
     record(step, *answer, was_waiting);
@@ -374,6 +379,22 @@ class Observer {
 
 }  // namespace
 
+std::ostream& operator<<(std::ostream& out, const PlayProblem& problem) {
+  return out << problem.text;
+}
+
+std::ostream& operator<<(std::ostream& out, PlayProblem::Kind kind) {
+  switch (kind) {
+    case PlayProblem::Kind::expectation: return out << "expectation";
+    case PlayProblem::Kind::expectation_of_runner_answer:
+      return out << "expectation_of_runner_answer";
+    case PlayProblem::Kind::answered_without_waiting: return out << "answered_without_waiting";
+    case PlayProblem::Kind::never_shown_waiting: return out << "never_shown_waiting";
+    case PlayProblem::Kind::watchdog: return out << "watchdog";
+  }
+  return out << "PlayProblem::Kind(" << static_cast<int>(kind) << ")";
+}
+
 PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& permutation,
                                    const ScheduleStage& stage) {
   PlayedPermutation played;
@@ -392,18 +413,23 @@ PlayedPermutation play_permutation(const Schedule& schedule, const Permutation& 
   SeqBindings bindings;
   for (const auto& expectation : permutation.expectations) {
     std::string seen;
+    bool runner_answered = false;
     if (const auto tally = tallies.find(expectation.subject); tally != tallies.end()) {
       seen = tally->second;
     } else if (schedule.steps.count(expectation.subject) != 0) {
       const auto answer = answers.find(expectation.subject);
       seen = answer == answers.end() ? "never played" : answer->second.text;
+      runner_answered = answer != answers.end() && answer->second.from_runner;
     } else {
       seen = observer.observe(expectation.subject);
     }
     played.observed.push_back(Expectation{expectation.subject, seen});
     if (const auto why = answer_mismatch(expectation.answer, seen, bindings)) {
-      played.problems.push_back("expect " + expectation.subject + " " + expectation.answer +
-                                ": saw " + seen + (why->empty() ? "" : " (" + *why + ")"));
+      played.problems.push_back(PlayProblem{
+          runner_answered ? PlayProblem::Kind::expectation_of_runner_answer
+                          : PlayProblem::Kind::expectation,
+          "expect " + expectation.subject + " " + expectation.answer + ": saw " + seen +
+              (why->empty() ? "" : " (" + *why + ")")});
     }
   }
   return played;

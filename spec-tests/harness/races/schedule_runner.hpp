@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,30 @@
 
 namespace ssp::harness {
 
+// A check of a play that failed, tagged by what the runner checked, so that a
+// caller can tell the schedule's own checks (an expectation of what the
+// candidate answered or stored, a step marked to wait) from a watchdog's.
+struct PlayProblem {
+  enum class Kind {
+    // An `expect` line that what the candidate answered or stored does not meet.
+    expectation,
+    // An `expect` line of a step the runner answered itself (StepAnswer::from_runner):
+    // no expectation of such a step tells anything about the candidate.
+    expectation_of_runner_answer,
+    // A step marked to wait answered at once, or before the step it waits for.
+    answered_without_waiting,
+    // The database (or the candidate's coordinator) never showed a marked step waiting.
+    never_shown_waiting,
+    // A step did not answer within the watchdog.
+    watchdog,
+  };
+  Kind kind;
+  std::string text;  // in words, as a failure message shows it
+};
+// The problem's text, and the kind's name: what GoogleTest prints for them.
+std::ostream& operator<<(std::ostream& out, const PlayProblem& problem);
+std::ostream& operator<<(std::ostream& out, PlayProblem::Kind kind);
+
 struct PlayedPermutation {
   // One line per event, as the isolation tester prints them:
   // "step c_read: read t1 → version 3 title X3 project p1",
@@ -25,10 +50,10 @@ struct PlayedPermutation {
   std::vector<std::string> transcript;
   // Each expectation's subject with what was seen, in the schedule's order.
   std::vector<Expectation> observed;
-  // What went wrong, in words: a step that answered when it should have
-  // waited, one the database never showed waiting, a watchdog, an
-  // expectation not met. Empty when the permutation played as written.
-  std::vector<std::string> problems;
+  // What went wrong: a step that answered when it should have waited, one
+  // the database never showed waiting, a watchdog, an expectation not met.
+  // Empty when the permutation played as written.
+  std::vector<PlayProblem> problems;
 };
 
 struct ScheduleStage {
