@@ -103,6 +103,7 @@ void Connection::dispatch(const std::function<void(const Json& request)>& serve,
 void Connection::work(const std::function<void(const Json& request)>& serve, Json request) {
   for (;;) {
     serve(request);
+    request = Json();  // an idle worker holds no request: one may be megabytes
     std::unique_lock lock(mutex_);
     --serving_;
     ++idle_;
