@@ -358,33 +358,7 @@ Json DriverProcess::call(const std::string& method, Json params,
       Json request = std::move(pending.callbacks.front());
       pending.callbacks.pop_front();
       lock.unlock();
-      Json reply{{"id", request["id"]}};
-      try {
-        const Json& name = request["method"];
-        if (!name.is_string()) throw wire::WireError("method: expected a string");
-        if (!on_callback) throw DriverError(method, "protocol violation: callback " + name.dump() +
-                                                        " during a call that takes none");
-        const Json none = Json::object();
-        reply["result"] = on_callback(name.get<std::string>(),
-                                      wire::Fields(request.contains("params") ? request["params"]
-                                                                              : none,
-                                                   "params"));
-      } catch (const CandidateKilled& killed) {
-        kill_and_reap("killed by the harness at " + killed.point() + " (a fault it injected)");
-        throw;
-      } catch (const DriverError& error) {
-        break_connection(error.what());
-        throw;
-      } catch (const wire::WireError& error) {
-        break_connection(std::string("protocol violation: a malformed callback: ") + error.what());
-        fail(method, std::string("protocol violation: a malformed callback: ") + error.what());
-      } catch (const std::exception& error) {
-        reply["error"] = Json{{"code", wire::code::callback_failed}, {"message", error.what()}};
-        // The test's own function threw (a hook injecting a failure): when the
-        // driver abandons the call for it, the test sees that exception.
-        if (!callback_failure) callback_failure = std::current_exception();
-      }
-      write_line(reply);
+      answer_callback(method, std::move(request), on_callback, callback_failure);
       lock.lock();
       silent_until = std::chrono::steady_clock::now() + limits_.deadline;
       continue;
@@ -402,6 +376,42 @@ Json DriverProcess::call(const std::string& method, Json params,
   const Json answer = std::move(*pending.answer);
   pending_.erase(id);
   lock.unlock();
+  return result_of(method, answer, callback_failure);
+}
+
+void DriverProcess::answer_callback(const std::string& method, Json request,
+                                    const CallbackHandler& on_callback,
+                                    std::exception_ptr& callback_failure) {
+  Json reply{{"id", request["id"]}};
+  try {
+    const Json& name = request["method"];
+    if (!name.is_string()) throw wire::WireError("method: expected a string");
+    if (!on_callback) throw DriverError(method, "protocol violation: callback " + name.dump() +
+                                                    " during a call that takes none");
+    const Json none = Json::object();
+    reply["result"] = on_callback(
+        name.get<std::string>(),
+        wire::Fields(request.contains("params") ? request["params"] : none, "params"));
+  } catch (const CandidateKilled& killed) {
+    kill_and_reap("killed by the harness at " + killed.point() + " (a fault it injected)");
+    throw;
+  } catch (const DriverError& error) {
+    break_connection(error.what());
+    throw;
+  } catch (const wire::WireError& error) {
+    break_connection(std::string("protocol violation: a malformed callback: ") + error.what());
+    fail(method, std::string("protocol violation: a malformed callback: ") + error.what());
+  } catch (const std::exception& error) {
+    reply["error"] = Json{{"code", wire::code::callback_failed}, {"message", error.what()}};
+    // The test's own function threw (a hook injecting a failure): when the
+    // driver abandons the call for it, the test sees that exception.
+    if (!callback_failure) callback_failure = std::current_exception();
+  }
+  write_line(reply);
+}
+
+Json DriverProcess::result_of(const std::string& method, const Json& answer,
+                              const std::exception_ptr& callback_failure) {
   if (answer.contains("error")) {
     const Json& error = answer.at("error");
     if (callback_failure && error.is_object() &&
@@ -411,7 +421,8 @@ Json DriverProcess::call(const std::string& method, Json params,
     raise_error_answer(method, error);
   }
   if (!answer.at("result").is_object()) {
-    fail(method, "protocol violation: the result is not an object: " + excerpt(wire::dump_line(answer.at("result"))));
+    fail(method, "protocol violation: the result is not an object: " +
+                     excerpt(wire::dump_line(answer.at("result"))));
   }
   return answer.at("result");
 }

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -92,6 +93,18 @@ class DriverProcess {
   void break_connection(const std::string& reason);
   void kill_locked();
   void write_line(const wire::Json& message);
+  // Answers one callback `request` the driver made during call `method` (the
+  // lock not held): with on_callback's result, or with an error answer, where
+  // the first exception of the test's own function is kept in
+  // `callback_failure`. Throws, after breaking the connection, what ends the
+  // call: CandidateKilled, a DriverError, a malformed callback.
+  void answer_callback(const std::string& method, wire::Json request,
+                       const CallbackHandler& on_callback, std::exception_ptr& callback_failure);
+  // The result object of `answer` to call `method`, or what its error answer
+  // stands for: `callback_failure` for `ssp.callback_failed` when a callback
+  // threw, else raise_error_answer's exception.
+  wire::Json result_of(const std::string& method, const wire::Json& answer,
+                       const std::exception_ptr& callback_failure);
   std::string stderr_tail() const;
   [[noreturn]] void fail(const std::string& method, const std::string& problem);
 
