@@ -399,8 +399,10 @@ void DriverProcess::answer_callback(const std::string& method, Json request,
     break_connection(error.what());
     throw;
   } catch (const wire::WireError& error) {
-    break_connection(std::string("protocol violation: a malformed callback: ") + error.what());
-    fail(method, std::string("protocol violation: a malformed callback: ") + error.what());
+    const std::string problem = std::string("protocol violation: a malformed callback: ") +
+                                error.what();
+    break_connection(problem);
+    fail(method, problem);
   } catch (const std::exception& error) {
     reply["error"] = Json{{"code", wire::code::callback_failed}, {"message", error.what()}};
     // The test's own function threw (a hook injecting a failure): when the
