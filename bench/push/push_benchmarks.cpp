@@ -9,6 +9,7 @@
 #include "common/payload.hpp"
 #include "harness/backends/postgres_round_trip_counter.hpp"
 #include "push_workload.hpp"
+#include "ssp/push/push_pipeline.hpp"
 
 namespace ssp::bench {
 namespace {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "push_workload.hpp"
+#include "ssp/storage/schema_compile.hpp"
 
 namespace ssp::bench {
 

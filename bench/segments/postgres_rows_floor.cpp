@@ -7,6 +7,7 @@
 
 #include "segment_rows_floor.hpp"
 #include "ssp/segments/publication_key.hpp"
+#include "ssp/segments/stored_media_type.hpp"
 
 namespace ssp::bench {
 namespace {

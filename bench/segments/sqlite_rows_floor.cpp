@@ -8,6 +8,7 @@
 #include "segment_rows_floor.hpp"
 #include "ssp/segments/publication_key.hpp"
 #include "ssp/segments/segment_store_options.hpp"
+#include "ssp/segments/stored_media_type.hpp"
 
 namespace ssp::bench {
 namespace {

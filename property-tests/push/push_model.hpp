@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "ssp/scopes/scope_map.hpp"
-#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/row.hpp"
 
 namespace ssp::properties {
 

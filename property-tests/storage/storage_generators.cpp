@@ -6,6 +6,7 @@
 #include "harness/candidate/candidate.hpp"
 #include "harness/fixtures/storage_fixtures.hpp"
 #include "ssp/storage/schema_json.hpp"
+#include "ssp/values/safe_integer.hpp"
 
 namespace ssp::properties {
 namespace {
@@ -144,9 +145,9 @@ storage::RowValue gen_value(const Column& column) {
                                                           "line\nbreak", "\xe2\x9c\x93"});
     case ColumnType::integer:
       return *rc::gen::oneOf(
-          rc::gen::inRange<std::int64_t>(-storage::kMaxSafeInteger, storage::kMaxSafeInteger),
+          rc::gen::inRange<std::int64_t>(-kMaxSafeInteger, kMaxSafeInteger),
           rc::gen::elementOf(
-              std::vector<std::int64_t>{storage::kMaxSafeInteger, -storage::kMaxSafeInteger, 0}));
+              std::vector<std::int64_t>{kMaxSafeInteger, -kMaxSafeInteger, 0}));
     case ColumnType::floating:
       return *rc::gen::elementOf(
           std::vector<double>{0.5, -1.25, 1e300, 3.141592653589793, 1e-300, 12345.678});

@@ -19,7 +19,7 @@
 
 #include <string>
 
-#include "ssp/push/remote_command.hpp"
+#include "ssp/push/command_types.hpp"
 #include "wire/wire_json.hpp"
 
 namespace ssp::wire {

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/push_types.hpp"
 #include "ssp/storage/commit_log.hpp"
 #include "ssp/storage/push_result.hpp"
 #include "ssp/storage/push_transaction.hpp"

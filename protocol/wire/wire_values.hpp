@@ -9,9 +9,9 @@
 #include "ssp/scopes/scope_resolution.hpp"
 #include "ssp/segments/segment_types.hpp"
 #include "ssp/storage/column_layout.hpp"
-#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/row.hpp"
 #include "ssp/storage/schema.hpp"
-#include "ssp/storage/schema_startup.hpp"
+#include "ssp/storage/schema_report.hpp"
 #include "ssp/storage/server_storage.hpp"
 #include "wire/wire_json.hpp"
 

@@ -18,7 +18,7 @@
 #include "harness/fixtures/case_table.hpp"
 #include "harness/fixtures/download_fixtures.hpp"
 #include "harness/util/require_found.hpp"
-#include "ssp/download/signed_url.hpp"
+#include "ssp/download/signed_url_verdict.hpp"
 #include "ssp/errors/errors.hpp"
 
 namespace ssp::harness {

@@ -15,7 +15,7 @@
 #include "harness/fixtures/storage_fixtures.hpp"
 #include "harness/gates/capability_gate.hpp"
 #include "ssp/download/segment_download.hpp"
-#include "ssp/download/signed_url.hpp"
+#include "ssp/download/signed_url_verdict.hpp"
 #include "ssp/scopes/scope_resolution.hpp"
 #include "ssp/storage/storage_errors.hpp"
 

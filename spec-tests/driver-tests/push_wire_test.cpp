@@ -7,7 +7,7 @@
 
 #include "harness/catalog/spec.hpp"
 #include "raw_driver_test.hpp"
-#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/push_types.hpp"
 #include "tasks_wire.hpp"
 
 namespace ssp::driver_tests {

@@ -21,7 +21,7 @@
 #include "harness/gates/granted_options.hpp"
 #include "harness/gates/put_gate.hpp"
 #include "ssp/errors/errors.hpp"
-#include "ssp/segments/segment_validation.hpp"
+#include "ssp/values/safe_integer.hpp"
 
 namespace ssp::harness {
 namespace {

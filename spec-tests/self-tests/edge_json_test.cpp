@@ -16,6 +16,7 @@
 #include "ssp/storage/push_result.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "ssp/storage/stored_scopes.hpp"
+#include "ssp/storage/push_result_json.hpp"
 
 namespace ssp::harness {
 namespace {

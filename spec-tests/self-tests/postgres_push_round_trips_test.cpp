@@ -21,6 +21,7 @@
 #include "harness/backends/postgres_round_trip_counter.hpp"
 #include "harness/fixtures/push_fixtures.hpp"
 #include "ssp/postgres/postgres_server_storage.hpp"
+#include "ssp/push/push_pipeline.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -8,6 +8,7 @@
 #include "ssp/encoding/utf16_order.hpp"
 #include "ssp/scopes/scope_digest.hpp"
 #include "ssp/scopes/scope_map.hpp"
+#include "ssp/scopes/parse_scope_map.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -17,6 +17,7 @@
 #include "harness/util/require_found.hpp"
 #include "ssp/errors/errors.hpp"
 #include "ssp/segments/segment_json.hpp"
+#include "ssp/segments/segment_id.hpp"
 
 namespace ssp::harness {
 namespace {

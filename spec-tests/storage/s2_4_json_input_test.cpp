@@ -11,7 +11,7 @@
 #include "harness/fixtures/fixture_files.hpp"
 #include "harness/fixtures/storage_fixtures.hpp"
 #include "harness/gates/capability_gate.hpp"
-#include "ssp/download/signed_url.hpp"
+#include "ssp/download/signed_url_verdict.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::harness {

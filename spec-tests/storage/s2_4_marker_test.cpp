@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 
 #include "harness/fixtures/storage_fixtures.hpp"
+#include "ssp/values/safe_integer.hpp"
 
 namespace ssp::harness {
 namespace {
@@ -218,7 +219,7 @@ TEST_P(Marker, B_12_VersionEqualityIsNumeric) {
   ASSERT_TRUE(refusal);
   EXPECT_EQ(std::string(refusal->what()), newer_message(10, 9));
   EXPECT_EQ(dump(), before);
-  constexpr std::int64_t kMax = storage::kMaxSafeInteger;
+  constexpr std::int64_t kMax = kMaxSafeInteger;
   database().exec("UPDATE sync_schema_meta SET schema_version = " + std::to_string(kMax));
   EXPECT_TRUE(action_is(open()->ensure_schema(compiled(example_schema(), kMax)),
                         SchemaReport::Action::verified));

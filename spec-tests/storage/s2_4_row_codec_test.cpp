@@ -17,7 +17,7 @@
 #include "harness/fixtures/fixture_files.hpp"
 #include "harness/gates/capability_gate.hpp"
 #include "ssp/errors/errors.hpp"
-#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/row.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::harness {

@@ -4,6 +4,7 @@
 #include "ssp/download/download_report.hpp"
 #include "ssp/download/segment_download.hpp"
 #include "ssp/encoding/base64.hpp"
+#include "ssp/download/download_decision.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {

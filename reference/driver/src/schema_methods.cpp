@@ -3,6 +3,7 @@
 #include "methods.hpp"
 #include "ssp/storage/layouts.hpp"
 #include "ssp/storage/schema_json.hpp"
+#include "ssp/storage/schema_compile.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {

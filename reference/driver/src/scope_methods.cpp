@@ -3,6 +3,8 @@
 #include "methods.hpp"
 #include "ssp/scopes/scope_digest.hpp"
 #include "ssp/scopes/scope_resolution.hpp"
+#include "ssp/scopes/effective_scopes.hpp"
+#include "ssp/scopes/parse_scope_map.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {

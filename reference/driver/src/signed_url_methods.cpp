@@ -4,6 +4,7 @@
 #include "ssp/download/signed_url.hpp"
 #include "ssp/encoding/base64.hpp"
 #include "ssp/segments/segment_json.hpp"
+#include "ssp/errors/error_catalog.hpp"
 
 namespace ssp::driver {
 namespace {

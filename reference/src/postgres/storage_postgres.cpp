@@ -16,6 +16,7 @@
 #include "ssp/storage/storage_ddl.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "ssp/storage/stored_scopes.hpp"
+#include "ssp/storage/schema_startup.hpp"
 #include "storage_postgres_sql.hpp"
 #include "storage_postgres_values.hpp"
 

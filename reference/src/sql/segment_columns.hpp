@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ssp/segments/segment_types.hpp"
+#include "ssp/segments/stored_media_type.hpp"
 
 namespace ssp::sql {
 

@@ -14,6 +14,7 @@
 #include "ssp/storage/storage_ddl.hpp"
 #include "ssp/storage/storage_errors.hpp"
 #include "ssp/storage/stored_scopes.hpp"
+#include "ssp/storage/schema_startup.hpp"
 
 namespace ssp::storage {
 namespace {

@@ -3,6 +3,7 @@
 #include "command.hpp"
 #include "ssp/scopes/scope_digest.hpp"
 #include "ssp/scopes/scope_map.hpp"
+#include "ssp/scopes/parse_scope_map.hpp"
 
 namespace ssp::tools {
 namespace {

@@ -14,6 +14,7 @@
 #include "ssp/sqlite/sqlite_server_storage.hpp"
 #include "ssp/storage/schema_json.hpp"
 #include "ssp/storage/storage_errors.hpp"
+#include "ssp/storage/schema_compile.hpp"
 
 namespace ssp::tools {
 namespace {

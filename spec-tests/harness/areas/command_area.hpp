@@ -5,8 +5,8 @@
 
 #include <optional>
 
-#include "ssp/push/push_pipeline.hpp"
-#include "ssp/push/remote_command.hpp"
+#include "ssp/push/command_types.hpp"
+#include "ssp/push/push_types.hpp"
 #include "ssp/storage/server_storage.hpp"
 #include "wire/declared_command.hpp"
 

@@ -2,7 +2,7 @@
 // PUSH_COMMIT applied, or rejected, through a server storage.
 #pragma once
 
-#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/push_types.hpp"
 #include "ssp/storage/server_storage.hpp"
 
 namespace ssp::harness {

@@ -4,7 +4,7 @@
 #include <span>
 
 #include "ssp/storage/column_layout.hpp"
-#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/row.hpp"
 
 namespace ssp::harness {
 

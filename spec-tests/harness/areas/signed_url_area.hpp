@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "ssp/download/signed_url.hpp"
+#include "ssp/download/signed_url_verdict.hpp"
 #include "ssp/segments/segment_store.hpp"
 
 namespace ssp::harness {

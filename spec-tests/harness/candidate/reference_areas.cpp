@@ -1,8 +1,16 @@
 #include "harness/candidate/reference_areas.hpp"
 
+#include "ssp/download/download_decision.hpp"
+#include "ssp/download/signed_url.hpp"
 #include "ssp/errors/error_catalog.hpp"
+#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/remote_command.hpp"
+#include "ssp/scopes/effective_scopes.hpp"
+#include "ssp/scopes/parse_scope_map.hpp"
 #include "ssp/scopes/scope_digest.hpp"
 #include "ssp/storage/layouts.hpp"
+#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/schema_compile.hpp"
 #include "ssp/storage/schema_json.hpp"
 
 namespace ssp::harness {

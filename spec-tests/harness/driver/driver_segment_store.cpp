@@ -126,9 +126,7 @@ DriverHandle* driver_handle_of(SegmentStore& store) {
 }
 
 bool injects_hasher(const SegmentStoreOptions& options) {
-  using Function = std::string (*)(std::span<const std::uint8_t>);
-  const Function* target = options.hasher.target<Function>();
-  return target == nullptr || *target != &sha256_segment_id;
+  return static_cast<bool>(options.hasher);
 }
 
 std::unique_ptr<SegmentStore> open_driver_segment_store(const std::string& command,

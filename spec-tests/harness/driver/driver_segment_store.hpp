@@ -23,7 +23,7 @@ class DriverHandle;
 // nullptr: the download and signed-URL methods name the store they read.
 DriverHandle* driver_handle_of(SegmentStore& store);
 
-// Whether `options` use a hasher other than sha256_segment_id.
+// Whether `options` set a hasher of their own (unset: §5.1's content address).
 bool injects_hasher(const SegmentStoreOptions& options);
 
 }  // namespace ssp::harness

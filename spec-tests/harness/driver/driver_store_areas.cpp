@@ -1,6 +1,7 @@
 // The areas that read a store (download, signed_url) over a driver: each call
 // goes to the process of the store it names, and the driver asks the test's
 // resolver or epoch lookup back through callbacks.
+#include "harness/catalog/spec_error_table.hpp"
 #include "harness/driver/driver_areas.hpp"
 #include "harness/driver/driver_handle.hpp"
 #include "harness/driver/driver_segment_store.hpp"
@@ -40,16 +41,15 @@ Enum enumerator_at(const Fields& f, std::string_view field, const Enum (&values)
 }
 
 // A §10.1 body. Its code must be a §10.2 code, and its category, retryable
-// flag and recommended action that code's: the catalog is closed.
+// flag and recommended action that code's in SPEC's table: the catalog is closed.
 ProtocolError protocol_error_from_body(const Json& value, const std::string& path) {
   const Fields body(value, path);
   const std::string code = body.text("code");
-  ProtocolError error;
-  try {
-    error = protocol_error(code, body.text("message"));
-  } catch (const InvalidArgument&) {
+  const ErrorCatalogEntry* entry = spec_error_entry(code);
+  if (entry == nullptr) {
     throw wire::WireError(body.path_of("code") + ": \"" + code + "\" is not a §10.2 code");
   }
+  const ProtocolError error{*entry, body.text("message")};
   const auto expect = [&](std::string_view field, const Json& answered, const Json& catalog) {
     if (answered != catalog) {
       throw wire::WireError(body.path_of(field) + ": " + answered.dump() + ", but §10.2 gives " +

@@ -4,8 +4,8 @@
 #include <map>
 
 #include "ssp/errors/errors.hpp"
-#include "ssp/push/push_pipeline.hpp"
-#include "ssp/push/remote_command.hpp"
+#include "ssp/push/command_types.hpp"
+#include "ssp/push/push_types.hpp"
 #include "ssp/scopes/scope_map.hpp"
 #include "ssp/storage/push_result.hpp"
 #include "ssp/storage/push_transaction.hpp"

@@ -16,7 +16,7 @@
 
 #include "harness/faults/fault_point_trail.hpp"
 #include "harness/gates/capability_gate.hpp"
-#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/push_types.hpp"
 
 namespace ssp::harness {
 

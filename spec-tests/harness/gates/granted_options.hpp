@@ -7,7 +7,7 @@
 #include <functional>
 
 #include "harness/gates/capability_gate.hpp"
-#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/push_types.hpp"
 #include "ssp/segments/segment_store_options.hpp"
 #include "ssp/storage/server_storage.hpp"
 

@@ -63,7 +63,7 @@
 #include "harness/candidate/candidate.hpp"
 #include "harness/gates/capability_gate.hpp"
 #include "harness/races/schedule.hpp"
-#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/push_types.hpp"
 #include "ssp/storage/schema.hpp"
 
 namespace ssp::harness {

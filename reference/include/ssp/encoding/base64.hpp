@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "ssp/segments/segment_types.hpp"
+#include "ssp/values/bytes.hpp"
 
 namespace ssp {
 

@@ -3,17 +3,11 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
 
 namespace ssp {
-
-// Maps bytes to their segment id. Stores take one so tests can inject a
-// colliding hasher (§5.1 collision refusal); production always uses
-// sha256_segment_id.
-using ContentHasher = std::function<std::string(std::span<const std::uint8_t>)>;
 
 // "sha256:" + 64 lowercase hex digits of SHA-256(bytes) (OpenSSL EVP).
 std::string sha256_segment_id(std::span<const std::uint8_t> bytes);

@@ -3,17 +3,11 @@
 
 #include <cstdint>
 
+#include "ssp/segments/segment_store_options.hpp"
 #include "ssp/segments/segment_types.hpp"
+#include "ssp/values/safe_integer.hpp"
 
 namespace ssp {
-
-// The JS safe-integer bound of the SSP2 conventions: |v| ≤ 2^53 − 1.
-inline constexpr std::int64_t kMaxSafeInteger = (std::int64_t{1} << 53) - 1;
-
-// Default segment lifetime (24 h, SPEC §5.1).
-inline constexpr std::int64_t kDefaultSegmentTtlMs = 86'400'000;
-
-bool is_safe_integer(std::int64_t value);
 
 // Throws InvalidArgument naming the field when schemaVersion, asOfCommitSeq or
 // rowCount is outside ±(2^53−1), or when a string field is not well-formed
@@ -26,5 +20,9 @@ void validate_ttl(std::int64_t ttl_ms);
 
 // Throws InvalidArgument unless now_ms is a safe integer.
 void validate_now(std::int64_t now_ms);
+
+// `options` after validate_ttl, with the content address of §5.1 for an unset
+// hasher; backends call it before opening anything.
+SegmentStoreOptions validated(SegmentStoreOptions options);
 
 }  // namespace ssp

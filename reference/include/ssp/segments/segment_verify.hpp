@@ -9,6 +9,7 @@
 
 #include "ssp/segments/segment_id.hpp"
 #include "ssp/segments/segment_inspector.hpp"
+#include "ssp/segments/segment_store_options.hpp"
 
 namespace ssp {
 

@@ -7,27 +7,11 @@
 
 #include <cstdint>
 #include <span>
-#include <string>
-#include <variant>
-#include <vector>
 
 #include "ssp/storage/column_layout.hpp"
+#include "ssp/storage/row.hpp"
 
 namespace ssp::storage {
-
-using Bytes = std::vector<std::uint8_t>;
-
-// One column value. Which alternative goes with which type:
-//   NULL                        → std::monostate
-//   string, json, blob_ref      → std::string (json/blob_ref: the raw JSON text)
-//   integer                     → std::int64_t
-//   float                       → double
-//   boolean                     → bool
-//   bytes, crdt                 → Bytes
-using RowValue = std::variant<std::monostate, std::string, std::int64_t, double, bool, Bytes>;
-using Row = std::vector<RowValue>;
-
-inline constexpr std::int64_t kMaxSafeInteger = 9'007'199'254'740'991;  // 2^53 − 1
 
 // Encodes `row` under `columns`. Throws InvalidArgument naming the column when
 // the row has the wrong arity, a value has the wrong alternative for its type,

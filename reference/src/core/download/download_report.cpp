@@ -1,5 +1,8 @@
 #include "ssp/download/download_report.hpp"
 
+#include "ssp/download/download_decision.hpp"
+#include "ssp/errors/error_catalog.hpp"
+#include "ssp/scopes/parse_scope_map.hpp"
 #include "ssp/scopes/scope_digest.hpp"
 #include "ssp/segments/segment_json.hpp"
 

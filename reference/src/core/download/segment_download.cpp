@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include "ssp/download/download_decision.hpp"
+#include "ssp/errors/error_catalog.hpp"
+#include "ssp/scopes/effective_scopes.hpp"
+#include "ssp/scopes/parse_scope_map.hpp"
 #include "ssp/scopes/scope_digest.hpp"
 #include "ssp/segments/publication_selection.hpp"
 #include "ssp/segments/segment_id.hpp"

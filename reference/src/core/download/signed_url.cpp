@@ -10,6 +10,7 @@
 #include "ssp/encoding/json_input.hpp"
 #include "ssp/encoding/json_safe_integer.hpp"
 #include "ssp/encoding/json_text.hpp"
+#include "ssp/errors/error_catalog.hpp"
 #include "ssp/errors/errors.hpp"
 #include "ssp/segments/publication_selection.hpp"
 #include "ssp/segments/segment_validation.hpp"

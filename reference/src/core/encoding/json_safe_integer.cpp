@@ -1,6 +1,6 @@
 #include "ssp/encoding/json_safe_integer.hpp"
 
-#include "ssp/segments/segment_validation.hpp"
+#include "ssp/values/safe_integer.hpp"
 
 namespace ssp {
 

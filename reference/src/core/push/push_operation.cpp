@@ -7,6 +7,7 @@
 
 #include "push_authorization.hpp"
 #include "ssp/storage/storage_errors.hpp"
+#include "ssp/storage/row_codec.hpp"
 
 namespace ssp::push {
 

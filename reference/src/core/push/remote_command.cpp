@@ -7,6 +7,7 @@
 #include "ssp/encoding/json_text.hpp"
 #include "ssp/errors/errors.hpp"
 #include "ssp/storage/row_codec.hpp"
+#include "ssp/push/push_pipeline.hpp"
 
 namespace ssp::push {
 namespace {

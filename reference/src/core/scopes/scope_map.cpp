@@ -1,6 +1,7 @@
 #include "ssp/scopes/scope_map.hpp"
 
 #include "ssp/encoding/json_input.hpp"
+#include "ssp/scopes/parse_scope_map.hpp"
 
 namespace ssp {
 

@@ -1,3 +1,4 @@
+#include "ssp/scopes/effective_scopes.hpp"
 #include "ssp/scopes/scope_resolution.hpp"
 
 #include <algorithm>

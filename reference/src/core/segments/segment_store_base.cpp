@@ -6,6 +6,7 @@
 #include "ssp/segments/publication_selection.hpp"
 #include "ssp/segments/segment_id.hpp"
 #include "ssp/segments/segment_put.hpp"
+#include "ssp/segments/segment_validation.hpp"
 
 namespace ssp {
 

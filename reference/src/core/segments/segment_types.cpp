@@ -6,10 +6,6 @@ const char* media_type_name(MediaType type) {
   return type == MediaType::sqlite ? "sqlite" : "rows";
 }
 
-MediaType media_type_from_stored(std::string_view stored) {
-  return stored == "sqlite" ? MediaType::sqlite : MediaType::rows;
-}
-
 SegmentFindKey find_key_of(const SegmentMetadata& m) {
   return SegmentFindKey{m.partition,    m.log_epoch,    m.table,           m.schema_version,
                         m.media_type,   m.scope_digest, m.as_of_commit_seq};

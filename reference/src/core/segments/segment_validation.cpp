@@ -4,6 +4,7 @@
 
 #include "ssp/encoding/json_text.hpp"
 #include "ssp/errors/errors.hpp"
+#include "ssp/values/safe_integer.hpp"
 
 namespace ssp {
 namespace {
@@ -25,10 +26,6 @@ void check_string(const char* field, std::string_view value) {
 }
 
 }  // namespace
-
-bool is_safe_integer(std::int64_t value) {
-  return value >= -kMaxSafeInteger && value <= kMaxSafeInteger;
-}
 
 void validate_metadata(const SegmentMetadata& m) {
   check_string("partition", m.partition);

@@ -5,6 +5,7 @@
 #include "ssp/encoding/base64.hpp"
 #include "ssp/encoding/json_input.hpp"
 #include "ssp/encoding/json_safe_integer.hpp"
+#include "ssp/storage/push_result_json.hpp"
 
 namespace ssp::push {
 namespace {

@@ -5,6 +5,8 @@
 #include <tuple>
 
 #include "ssp/errors/errors.hpp"
+#include "ssp/storage/push_result_json.hpp"
+#include "ssp/storage/row_codec.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {

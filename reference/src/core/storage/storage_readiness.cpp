@@ -1,3 +1,4 @@
+#include "ssp/storage/schema_compile.hpp"
 #include "ssp/storage/server_readiness.hpp"
 #include "ssp/storage/storage_errors.hpp"
 

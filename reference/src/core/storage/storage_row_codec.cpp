@@ -7,6 +7,7 @@
 #include "ssp/storage/json_document.hpp"
 #include "ssp/storage/row_codec.hpp"
 #include "ssp/storage/storage_errors.hpp"
+#include "ssp/values/safe_integer.hpp"
 
 namespace ssp::storage {
 namespace {

@@ -6,6 +6,7 @@
 #include "ssp/encoding/json_text.hpp"
 #include "ssp/storage/physical_names.hpp"
 #include "ssp/storage/schema.hpp"
+#include "ssp/storage/schema_compile.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {

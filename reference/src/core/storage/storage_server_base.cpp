@@ -2,6 +2,8 @@
 
 #include "ssp/errors/errors.hpp"
 #include "ssp/storage/layouts.hpp"
+#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/schema_startup.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {

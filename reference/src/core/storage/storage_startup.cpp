@@ -4,7 +4,9 @@
 #include "ssp/encoding/json_text.hpp"
 #include "ssp/storage/layouts.hpp"
 #include "ssp/storage/physical_names.hpp"
+#include "ssp/storage/row_codec.hpp"
 #include "ssp/storage/schema_startup.hpp"
+#include "ssp/storage/storage_ddl.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {

@@ -9,7 +9,7 @@
 
 #include "harness/driver/driver_handle.hpp"
 #include "harness/driver/push/push_hook_trail.hpp"
-#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/push_types.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::harness {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ssp/push/push_pipeline.hpp"
+#include "ssp/push/push_types.hpp"
 
 namespace ssp::harness {
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "ssp/values/bytes.hpp"
+
 namespace ssp {
 
 // §5.4 mediaType. A stored value other than "sqlite" decodes as rows (DECISION D14).
@@ -14,8 +16,6 @@ enum class MediaType { rows, sqlite };
 
 // The wire spelling of a media type: "rows" or "sqlite".
 const char* media_type_name(MediaType type);
-// Decodes a stored media type; anything but "sqlite" is rows (D14).
-MediaType media_type_from_stored(std::string_view stored);
 
 // The descriptor context a segment is published under (upstream SegmentMetadata).
 // Integers are within the JS safe range ±(2^53−1); strings are well-formed UTF-8
@@ -91,8 +91,6 @@ struct SegmentStoreStats {
 
   friend bool operator==(const SegmentStoreStats&, const SegmentStoreStats&) = default;
 };
-
-using Bytes = std::vector<std::uint8_t>;
 
 // A record together with its stored bytes, as get() returns it.
 struct StoredSegment {

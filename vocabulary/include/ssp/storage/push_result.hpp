@@ -1,6 +1,6 @@
 // The outcome of one push as the server stores it for idempotent replay
-// (SSP2 §2.3, §6.3; design notes push.md §5, storage.md §4.2) and the JSON
-// text it is stored as in sync_push_results.result.
+// (SSP2 §2.3, §6.3; design notes push.md §5, storage.md §4.2). The JSON text
+// it is stored as is the reference's (ssp/storage/push_result_json.hpp).
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ssp/errors/errors.hpp"
-#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/row.hpp"
 
 namespace ssp::push {
 
@@ -52,16 +52,5 @@ class IdempotencyCacheMiss : public SspError {
   IdempotencyCacheMiss();  // message: "persisted push result unreadable (§6.3)"
   static constexpr std::string_view code() { return "sync.idempotency_cache_miss"; }
 };
-
-// The stored JSON: {"status","commitSeq"?,"recordedAtMs"?,"cacheIdentity"?,
-// "results":[{"opIndex","status":"applied"} | {"opIndex","status":"conflict",
-// "code","message","serverVersion","serverRow":base64} | {"opIndex",
-// "status":"error","code","message","retryable","details"?}]}: the field
-// names upstream stores, so either server replays the other's results.
-std::string push_result_json(const StoredPushResult& result);
-
-// Reads that JSON back. Throws IdempotencyCacheMiss for anything that is not
-// such a document (not JSON, a missing or mistyped field, an unknown status).
-StoredPushResult parse_push_result(std::string_view json_text);
 
 }  // namespace ssp::push

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/row.hpp"
 
 namespace ssp::storage {
 

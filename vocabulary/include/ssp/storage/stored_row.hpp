@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/row.hpp"
 
 namespace ssp::storage {
 

@@ -16,9 +16,9 @@
 #include "ssp/storage/commit_log.hpp"
 #include "ssp/storage/push_result.hpp"
 #include "ssp/storage/push_transaction.hpp"
-#include "ssp/storage/row_codec.hpp"
+#include "ssp/storage/row.hpp"
 #include "ssp/storage/schema.hpp"
-#include "ssp/storage/schema_startup.hpp"
+#include "ssp/storage/schema_report.hpp"
 #include "ssp/storage/stored_row.hpp"
 
 namespace ssp::storage {

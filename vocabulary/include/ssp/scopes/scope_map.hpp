@@ -5,7 +5,6 @@
 
 #include <map>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "ssp/errors/errors.hpp"
@@ -23,12 +22,5 @@ class InvalidScopeMap : public InvalidArgument {
  public:
   using InvalidArgument::InvalidArgument;
 };
-
-// Parses JSON text such as {"project_id":["p1","p2"]} (any whitespace, any key
-// order; a repeated key keeps its last value, as JSON.parse does; a leading
-// byte-order mark is refused, as JSON.parse refuses it: json_input.hpp).
-// Every key is an ordinary key, "__proto__" and "constructor" included.
-// Throws InvalidScopeMap otherwise. Never reads past `json_text`.
-ScopeMap parse_scope_map(std::string_view json_text);
 
 }  // namespace ssp

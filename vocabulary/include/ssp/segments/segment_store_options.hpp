@@ -3,11 +3,17 @@
 
 #include <cstdint>
 #include <functional>
-
-#include "ssp/segments/segment_id.hpp"
-#include "ssp/segments/segment_validation.hpp"
+#include <span>
+#include <string>
 
 namespace ssp {
+
+// Default segment lifetime (24 h, SPEC §5.1).
+inline constexpr std::int64_t kDefaultSegmentTtlMs = 86'400'000;
+
+// Maps bytes to their segment id. Stores take one so tests can inject a
+// colliding hasher (§5.1 collision refusal).
+using ContentHasher = std::function<std::string(std::span<const std::uint8_t>)>;
 
 // Named points inside put, in the order a put passes them, at the same place
 // on every backend. Tests park a put at one of them with a latch to build a
@@ -32,10 +38,11 @@ enum class PutHookPoint {
 };
 
 struct SegmentStoreOptions {
-  // Lifetime given to a publication at put time; must be positive (validate_ttl).
+  // Lifetime given to a publication at put time; must be positive.
   std::int64_t ttl_ms = kDefaultSegmentTtlMs;
-  // How a content address is computed. Tests only: a colliding hasher.
-  ContentHasher hasher = sha256_segment_id;
+  // How a content address is computed. Unset (production): §5.1's, "sha256:"
+  // and the hex SHA-256 of the bytes. Tests only: a colliding hasher.
+  ContentHasher hasher;
   // How long a put waits for a lock held by another put, on this store or on
   // another connection, before it throws StorageError (SQLite busy_timeout,
   // PostgreSQL lock_timeout, and the store's own lock).
@@ -49,8 +56,5 @@ struct SegmentStoreOptions {
   // legacy 0.21 database answers as it would after the upgrade.
   bool read_only = false;
 };
-
-// `options` after validate_ttl; backends call it before opening anything.
-SegmentStoreOptions validated(SegmentStoreOptions options);
 
 }  // namespace ssp
