@@ -81,19 +81,6 @@ SignedUrlVerdict refuse(SignedUrlVerdict verdict, TokenRefusal refusal) {
 
 }  // namespace
 
-std::string_view token_refusal_name(TokenRefusal refusal) {
-  switch (refusal) {
-    case TokenRefusal::malformed: return "malformed";
-    case TokenRefusal::bad_signature: return "bad_signature";
-    case TokenRefusal::expired: return "expired";
-    case TokenRefusal::wrong_segment: return "wrong_segment";
-    case TokenRefusal::unknown_segment: return "unknown_segment";
-    case TokenRefusal::wrong_audience: return "wrong_audience";
-    case TokenRefusal::wrong_scope_digest: return "wrong_scope_digest";
-  }
-  return "unknown";
-}
-
 SegmentUrlSigner::SegmentUrlSigner(Bytes key, std::int64_t skew_seconds)
     : key_(std::move(key)), skew_seconds_(skew_seconds) {
   if (key_.empty()) throw InvalidArgument("SegmentUrlSigner: the signing key is empty");

@@ -17,19 +17,6 @@
 
 namespace ssp::push {
 
-std::string_view push_hook_point_name(PushHookPoint point) {
-  switch (point) {
-    case PushHookPoint::after_optimistic_miss: return "after_optimistic_miss";
-    case PushHookPoint::after_begin: return "after_begin";
-    case PushHookPoint::after_lock: return "after_lock";
-    case PushHookPoint::after_locked_recheck: return "after_locked_recheck";
-    case PushHookPoint::after_operations: return "after_operations";
-    case PushHookPoint::before_append_commit: return "before_append_commit";
-    case PushHookPoint::before_commit: return "before_commit";
-  }
-  return "unknown";
-}
-
 namespace {
 
 constexpr std::string_view kConstraintViolation = "sync.constraint_violation";

@@ -12,9 +12,6 @@ constexpr std::string_view kReservedClientIdPrefix = R"(["remote-command",)";
 
 }  // namespace
 
-PushRequestError::PushRequestError(std::string code, const std::string& message)
-    : SspError(message), code_(std::move(code)) {}
-
 void check_client_id_not_reserved(const std::string& client_id) {
   if (client_id.starts_with(kReservedClientIdPrefix)) {
     throw PushRequestError("sync.invalid_client_id",

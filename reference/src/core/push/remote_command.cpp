@@ -105,9 +105,6 @@ auto registered_code(Call call) -> decltype(call()) {
 
 }  // namespace
 
-OperationError::OperationError(std::string code, const std::string& message)
-    : SspError(message), code_(std::move(code)) {}
-
 std::pair<std::string, std::string> command_idempotency_key(const std::string& actor_id,
                                                             const CommandRequest& request) {
   std::string client_id = "[\"remote-command\",";

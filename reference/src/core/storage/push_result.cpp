@@ -82,9 +82,6 @@ OperationResult operation_from_json(const Json& record) {
 
 }  // namespace
 
-IdempotencyCacheMiss::IdempotencyCacheMiss()
-    : SspError("persisted push result unreadable (§6.3)") {}
-
 std::string push_result_json(const StoredPushResult& result) {
   Json stored{{"status", result.status == PushStatus::applied ? "applied" : "rejected"}};
   if (result.commit_seq) stored["commitSeq"] = *result.commit_seq;

@@ -134,27 +134,6 @@ std::optional<std::string> identifier_problem(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<std::size_t> CompiledTable::column_position(std::string_view column) const {
-  for (std::size_t i = 0; i < columns().size(); ++i) {
-    if (columns()[i].name == column) return i;
-  }
-  return std::nullopt;
-}
-
-std::vector<ColumnLayout> CompiledTable::layout() const {
-  std::vector<ColumnLayout> out;
-  out.reserve(declared.columns.size());
-  for (const Column& column : declared.columns) out.push_back(column.layout());
-  return out;
-}
-
-const CompiledTable* CompiledSchema::find(std::string_view name) const {
-  for (const CompiledTable& table : tables) {
-    if (table.name() == name) return &table;
-  }
-  return nullptr;
-}
-
 CompiledSchema compile_schema(const ServerSchema& schema) {
   CompiledSchema compiled;
   compiled.version = schema.version;

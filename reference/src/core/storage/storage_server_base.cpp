@@ -8,18 +8,6 @@
 
 namespace ssp::storage {
 
-std::string_view ensure_hook_point_name(EnsureHookPoint point) {
-  switch (point) {
-    case EnsureHookPoint::before_lock:
-      return "before_lock";
-    case EnsureHookPoint::after_lock:
-      return "after_lock";
-    case EnsureHookPoint::before_commit:
-      return "before_commit";
-  }
-  return "unknown";
-}
-
 void ServerStorageBase::hook(EnsureHookPoint point) const {
   if (options_.ensure_hook) options_.ensure_hook(point);
 }

@@ -1,19 +1,11 @@
-// The push path's typed errors (push_transaction.hpp, push_pipeline.hpp).
-#include "ssp/push/push_pipeline.hpp"
-#include "ssp/storage/push_transaction.hpp"
+// A validator's rejections (push_types.hpp), whose code §6.7 keeps out of the
+// protocol's namespaces.
+#include <utility>
 
-namespace ssp {
-namespace storage {
+#include "ssp/errors/errors.hpp"
+#include "ssp/push/push_types.hpp"
 
-StorageConstraintError::StorageConstraintError(std::int64_t op_index)
-    : SspError("application row violates a relational constraint"), op_index_(op_index) {}
-
-StorageQueryError::StorageQueryError(std::string code, const std::string& message)
-    : InvalidArgument(code + ": " + message), code_(std::move(code)) {}
-
-}  // namespace storage
-
-namespace push {
+namespace ssp::push {
 namespace {
 
 // §6.7: a host's validator code may not claim a protocol namespace.
@@ -44,5 +36,4 @@ CommitValidationRejection::CommitValidationRejection(std::int64_t op_index, std:
     : ValidationRejection(std::move(code), std::move(message), std::move(details_json)),
       op_index_(op_index) {}
 
-}  // namespace push
-}  // namespace ssp
+}  // namespace ssp::push
