@@ -5,8 +5,8 @@
 
 #include "harness/candidate/candidate.hpp"
 #include "harness/fixtures/storage_fixtures.hpp"
-#include "ssp/storage/schema_json.hpp"
 #include "ssp/values/safe_integer.hpp"
+#include "wire/schema_json.hpp"
 
 namespace ssp::properties {
 namespace {

@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "ssp/encoding/base64.hpp"
-#include "ssp/segments/segment_json.hpp"
-#include "ssp/storage/schema_json.hpp"
+#include "wire/schema_json.hpp"
+#include "wire/segment_json.hpp"
 
 namespace ssp::wire {
 namespace {

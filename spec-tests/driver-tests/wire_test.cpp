@@ -8,7 +8,7 @@
 
 #include "harness/catalog/spec.hpp"
 #include "ssp/encoding/base64.hpp"
-#include "ssp/segments/segment_json.hpp"
+#include "wire/segment_json.hpp"
 #include "wire/wire_json.hpp"
 #include "wire/wire_values.hpp"
 

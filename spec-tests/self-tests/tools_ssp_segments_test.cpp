@@ -16,8 +16,8 @@
 #include "harness/util/file_text.hpp"
 #include "harness/util/require_found.hpp"
 #include "ssp/errors/errors.hpp"
-#include "ssp/segments/segment_json.hpp"
 #include "ssp/segments/segment_id.hpp"
+#include "wire/segment_json.hpp"
 
 namespace ssp::harness {
 namespace {

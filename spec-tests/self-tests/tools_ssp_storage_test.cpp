@@ -18,7 +18,7 @@
 #include "harness/fixtures/storage_fixtures.hpp"
 #include "harness/util/file_text.hpp"
 #include "harness/util/scratch_directory.hpp"
-#include "ssp/storage/schema_json.hpp"
+#include "wire/schema_json.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -2,8 +2,8 @@
 // compile_schema with its stored layouts (storage.md §1.1, §1.2).
 #include "methods.hpp"
 #include "ssp/storage/layouts.hpp"
-#include "ssp/storage/schema_json.hpp"
 #include "ssp/storage/schema_compile.hpp"
+#include "wire/schema_json.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {

@@ -4,9 +4,9 @@
 #include "ssp/encoding/base64.hpp"
 #include "ssp/memory/memory_segment_store.hpp"
 #include "ssp/postgres/postgres_segment_store.hpp"
-#include "ssp/segments/segment_json.hpp"
 #include "ssp/sqlite/sqlite_segment_store.hpp"
 #include "wire/hook_points.hpp"
+#include "wire/segment_json.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {

@@ -3,8 +3,8 @@
 #include "methods.hpp"
 #include "ssp/download/signed_url.hpp"
 #include "ssp/encoding/base64.hpp"
-#include "ssp/segments/segment_json.hpp"
 #include "ssp/errors/error_catalog.hpp"
+#include "wire/segment_json.hpp"
 
 namespace ssp::driver {
 namespace {

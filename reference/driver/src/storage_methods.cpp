@@ -5,9 +5,9 @@
 #include "ssp/errors/errors.hpp"
 #include "ssp/postgres/postgres_server_storage.hpp"
 #include "ssp/sqlite/sqlite_server_storage.hpp"
-#include "ssp/storage/schema_json.hpp"
 #include "ssp/storage/schema_compile.hpp"
 #include "wire/push_values.hpp"
+#include "wire/schema_json.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {

@@ -1,7 +1,7 @@
 // find KEY_JSON --now MS: the §5.3 reuse lookup, answered as the store's
 // find() answers it (narrowed to the matching live publication).
 #include "command.hpp"
-#include "ssp/segments/segment_json.hpp"
+#include "wire/segment_json.hpp"
 
 namespace ssp::tools {
 namespace {

@@ -1,7 +1,7 @@
 // get ID: the whole record (every publication, unfiltered) and its bytes,
 // exactly as the store's get() returns them.
 #include "command.hpp"
-#include "ssp/segments/segment_json.hpp"
+#include "wire/segment_json.hpp"
 
 namespace ssp::tools {
 namespace {

@@ -1,7 +1,7 @@
 // stats: the store's admin counters (distinct content addresses, expired
 // ones included).
 #include "command.hpp"
-#include "ssp/segments/segment_json.hpp"
+#include "wire/segment_json.hpp"
 
 namespace ssp::tools {
 namespace {

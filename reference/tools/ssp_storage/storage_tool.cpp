@@ -12,9 +12,9 @@
 #include "ssp/errors/errors.hpp"
 #include "ssp/postgres/postgres_server_storage.hpp"
 #include "ssp/sqlite/sqlite_server_storage.hpp"
-#include "ssp/storage/schema_json.hpp"
-#include "ssp/storage/storage_errors.hpp"
 #include "ssp/storage/schema_compile.hpp"
+#include "ssp/storage/storage_errors.hpp"
+#include "wire/schema_json.hpp"
 
 namespace ssp::tools {
 namespace {

@@ -11,7 +11,7 @@
 #include "ssp/storage/layouts.hpp"
 #include "ssp/storage/row_codec.hpp"
 #include "ssp/storage/schema_compile.hpp"
-#include "ssp/storage/schema_json.hpp"
+#include "wire/schema_json.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -3,8 +3,8 @@
 #include "harness/driver/driver_areas.hpp"
 #include "harness/errors/driver_error.hpp"
 #include "ssp/encoding/base64.hpp"
-#include "ssp/storage/schema_json.hpp"
 #include "ssp/storage/storage_errors.hpp"
+#include "wire/schema_json.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::harness {

@@ -6,8 +6,8 @@
 #include "harness/driver/driver_location.hpp"
 #include "harness/errors/driver_error.hpp"
 #include "ssp/encoding/base64.hpp"
-#include "ssp/segments/segment_json.hpp"
 #include "wire/hook_points.hpp"
+#include "wire/segment_json.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::harness {

@@ -8,7 +8,7 @@
 #include "harness/errors/driver_error.hpp"
 #include "ssp/encoding/base64.hpp"
 #include "ssp/errors/errors.hpp"
-#include "ssp/segments/segment_json.hpp"
+#include "wire/segment_json.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::harness {

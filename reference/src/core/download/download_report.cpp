@@ -4,7 +4,7 @@
 #include "ssp/errors/error_catalog.hpp"
 #include "ssp/scopes/parse_scope_map.hpp"
 #include "ssp/scopes/scope_digest.hpp"
-#include "ssp/segments/segment_json.hpp"
+#include "wire/segment_json.hpp"
 
 namespace ssp {
 namespace {

@@ -1,3 +1,5 @@
+#include "wire/schema_json.hpp"
+
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -5,8 +7,6 @@
 
 #include "ssp/encoding/json_input.hpp"
 #include "ssp/encoding/json_safe_integer.hpp"
-#include "ssp/storage/row_codec.hpp"
-#include "ssp/storage/schema_json.hpp"
 #include "ssp/storage/storage_errors.hpp"
 
 namespace ssp::storage {

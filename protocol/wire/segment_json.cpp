@@ -1,11 +1,10 @@
-#include "ssp/segments/segment_json.hpp"
+#include "wire/segment_json.hpp"
 
 #include <string>
 
 #include "ssp/encoding/json_input.hpp"
 #include "ssp/encoding/json_safe_integer.hpp"
 #include "ssp/errors/errors.hpp"
-#include "ssp/segments/segment_validation.hpp"
 
 namespace ssp {
 namespace {
