@@ -1,47 +1,23 @@
 #include "wire/segment_json.hpp"
 
-#include <string>
+#include "ssp/encoding/base64.hpp"
 
-#include "ssp/encoding/json_input.hpp"
-#include "ssp/encoding/json_safe_integer.hpp"
-#include "ssp/errors/errors.hpp"
-
-namespace ssp {
+namespace ssp::wire {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-[[noreturn]] void refuse_field(std::string_view field, std::string_view why) {
-  throw InvalidArgument("find key: field \"" + std::string(field) + "\" " + std::string(why));
+MediaType media_type_at(const Fields& f, std::string_view name) {
+  const std::string text = f.text(name);
+  if (text == "rows") return MediaType::rows;
+  if (text == "sqlite") return MediaType::sqlite;
+  throw WireError(f.path_of(name) + ": expected \"rows\" or \"sqlite\"");
 }
 
-const Json& required(const Json& object, std::string_view field) {
-  const auto found = object.find(field);
-  if (found == object.end()) refuse_field(field, "is missing");
-  return *found;
-}
-
-std::string string_field(const Json& object, std::string_view field) {
-  const Json& value = required(object, field);
-  if (!value.is_string()) refuse_field(field, "must be a string");
-  std::string text = value.get<std::string>();
-  // PostgreSQL text cannot hold U+0000; refusing it everywhere keeps the
-  // backends equivalent (as validate_metadata does for puts).
-  if (text.find('\0') != std::string::npos) refuse_field(field, "must not contain U+0000");
-  return text;
-}
-
-std::int64_t integer_field(const Json& object, std::string_view field) {
-  const auto value = json_safe_integer(required(object, field));
-  if (!value) refuse_field(field, "must be an integer within ±(2^53−1)");
-  return *value;
-}
-
-MediaType media_type_field(const Json& object, std::string_view field) {
-  const Json& value = required(object, field);
-  if (value == "rows") return MediaType::rows;
-  if (value == "sqlite") return MediaType::sqlite;
-  refuse_field(field, "must be \"rows\" or \"sqlite\"");
+// byteLength, createdAtMs, expiresAtMs: shared by publications and records.
+void read_times(const Fields& f, std::int64_t& byte_length, std::int64_t& created_at_ms,
+                std::int64_t& expires_at_ms) {
+  byte_length = f.integer("byteLength");
+  created_at_ms = f.integer("createdAtMs");
+  expires_at_ms = f.integer("expiresAtMs");
 }
 
 }  // namespace
@@ -92,25 +68,77 @@ Json stats_to_json(const SegmentStoreStats& stats) {
               {"sqliteSegments", stats.sqlite_segments}};
 }
 
-SegmentFindKey find_key_from_json(const Json& key) {
-  if (!key.is_object()) throw InvalidArgument("find key: must be a JSON object");
-  SegmentFindKey result;
-  result.partition = string_field(key, "partition");
-  result.log_epoch = string_field(key, "logEpoch");
-  result.table = string_field(key, "table");
-  result.schema_version = integer_field(key, "schemaVersion");
-  result.media_type = media_type_field(key, "mediaType");
-  result.scope_digest = string_field(key, "scopeDigest");
-  result.as_of_commit_seq = integer_field(key, "asOfCommitSeq");
-  return result;
+SegmentMetadata metadata_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  SegmentMetadata m;
+  m.partition = f.text("partition");
+  m.log_epoch = f.text("logEpoch");
+  m.table = f.text("table");
+  m.schema_version = f.integer("schemaVersion");
+  m.media_type = media_type_at(f, "mediaType");
+  m.scope_digest = f.text("scopeDigest");
+  m.as_of_commit_seq = f.integer("asOfCommitSeq");
+  m.row_count = f.integer("rowCount");
+  m.row_cursor = f.nullable_text("rowCursor");
+  m.next_row_cursor = f.nullable_text("nextRowCursor");
+  return m;
 }
 
-SegmentFindKey find_key_from_json_text(std::string_view text) {
-  try {
-    return find_key_from_json(parse_json_input<Json>(text));
-  } catch (const JsonSyntaxError& error) {
-    throw InvalidArgument(std::string("find key: not valid JSON: ") + error.what());
+SegmentPublication publication_from_json(const Json& value, const std::string& path) {
+  SegmentPublication publication;
+  publication.metadata = metadata_from_json(value, path);
+  read_times(Fields(value, path), publication.byte_length, publication.created_at_ms,
+             publication.expires_at_ms);
+  return publication;
+}
+
+SegmentRecord record_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  SegmentRecord record;
+  record.segment_id = f.text("segmentId");
+  record.metadata = metadata_from_json(value, path);
+  read_times(f, record.byte_length, record.created_at_ms, record.expires_at_ms);
+  record.scope_digests = texts_value(f.array("scopeDigests"), f.path_of("scopeDigests"));
+  const Json& publications = f.array("publications");
+  for (std::size_t i = 0; i < publications.size(); ++i) {
+    record.publications.push_back(
+        publication_from_json(publications[i], element_path(f.path_of("publications"), i)));
   }
+  return record;
 }
 
-}  // namespace ssp
+SegmentStoreStats stats_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  return SegmentStoreStats{f.integer("count"), f.integer("bytes"), f.integer("rowsSegments"),
+                           f.integer("sqliteSegments")};
+}
+
+Json find_key_to_json(const SegmentFindKey& key) {
+  return Json{{"partition", key.partition},
+              {"logEpoch", key.log_epoch},
+              {"table", key.table},
+              {"schemaVersion", key.schema_version},
+              {"mediaType", media_type_name(key.media_type)},
+              {"scopeDigest", key.scope_digest},
+              {"asOfCommitSeq", key.as_of_commit_seq}};
+}
+
+SegmentFindKey find_key_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  return SegmentFindKey{f.text("partition"),      f.text("logEpoch"),
+                        f.text("table"),          f.integer("schemaVersion"),
+                        media_type_at(f, "mediaType"), f.text("scopeDigest"),
+                        f.integer("asOfCommitSeq")};
+}
+
+Json stored_segment_to_json(const StoredSegment& segment) {
+  return Json{{"record", record_to_json(segment.record)},
+              {"bytes", base64_encode(segment.bytes)}};
+}
+
+StoredSegment stored_segment_from_json(const Json& value, const std::string& path) {
+  const Fields f(value, path);
+  return StoredSegment{record_from_json(f.at("record"), f.path_of("record")), f.bytes("bytes")};
+}
+
+}  // namespace ssp::wire

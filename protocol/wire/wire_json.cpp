@@ -139,6 +139,14 @@ std::int64_t integer_value(const Json& value, const std::string& path) {
   return value.get<std::int64_t>();
 }
 
+std::vector<std::string> texts_value(const Json& value, const std::string& path) {
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < array_value(value, path).size(); ++i) {
+    texts.push_back(text_value(value[i], element_path(path, i)));
+  }
+  return texts;
+}
+
 Bytes bytes_value(const Json& value, const std::string& path) {
   if (!value.is_string()) wrong(path, "base64 text", value);
   auto bytes = base64_decode(value.get<std::string>());

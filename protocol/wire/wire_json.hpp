@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ssp/segments/segment_types.hpp"
 
@@ -70,6 +71,8 @@ class Fields {
 // Element readers for arrays and free-standing values; `path` names the value.
 std::string text_value(const Json& value, const std::string& path);
 std::int64_t integer_value(const Json& value, const std::string& path);
+// An array of strings.
+std::vector<std::string> texts_value(const Json& value, const std::string& path);
 Bytes bytes_value(const Json& value, const std::string& path);
 // `value` when it is an array; throws WireError naming `path` otherwise.
 const Json& array_value(const Json& value, const std::string& path);

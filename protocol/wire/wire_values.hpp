@@ -17,18 +17,6 @@
 
 namespace ssp::wire {
 
-// Segment values. The encoders are ssp/segments/segment_json.hpp's (metadata_to_json,
-// record_to_json, stats_to_json); these are the missing halves.
-SegmentMetadata metadata_from_json(const Json& value, const std::string& path);
-SegmentPublication publication_from_json(const Json& value, const std::string& path);
-SegmentRecord record_from_json(const Json& value, const std::string& path);
-SegmentStoreStats stats_from_json(const Json& value, const std::string& path);
-Json find_key_to_json(const SegmentFindKey& key);
-SegmentFindKey find_key_from_json(const Json& value, const std::string& path);
-// {"record", "bytes"}.
-Json stored_segment_to_json(const StoredSegment& segment);
-StoredSegment stored_segment_from_json(const Json& value, const std::string& path);
-
 // Row values, by kind: null, string, integer, float (a number with a fraction
 // or exponent, or {"$float": "NaN" | "Infinity" | "-Infinity"}), boolean,
 // {"$bytes": base64}.

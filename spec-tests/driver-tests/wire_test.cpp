@@ -90,21 +90,21 @@ TEST(DriverWire, HARNESS_19_RecordsRoundTripAndMissingFieldsAreNamed) {
   SegmentMetadata m{"p", "epoch-1", "tasks", 1, MediaType::rows, "d", 42, 5, "c1", std::nullopt};
   const SegmentPublication publication{m, 3, 10, 20};
   const SegmentRecord record{"sha256:ab", m, {"d", "e"}, {publication, publication}, 3, 10, 20};
-  EXPECT_EQ(wire::record_from_json(across(record_to_json(record)), "r"), record);
-  EXPECT_EQ(wire::stats_from_json(across(stats_to_json({1, 2, 3, 4})), "s"),
+  EXPECT_EQ(wire::record_from_json(across(wire::record_to_json(record)), "r"), record);
+  EXPECT_EQ(wire::stats_from_json(across(wire::stats_to_json({1, 2, 3, 4})), "s"),
             (SegmentStoreStats{1, 2, 3, 4}));
   const SegmentFindKey key = find_key_of(m);
   EXPECT_EQ(wire::find_key_from_json(across(wire::find_key_to_json(key)), "k"), key);
 
-  Json missing = record_to_json(record);
+  Json missing = wire::record_to_json(record);
   missing["publications"][1].erase("expiresAtMs");
   EXPECT_THAT(wire_error([&] { wire::record_from_json(missing, "result.record"); }),
               HasSubstr("result.record.publications[1].expiresAtMs: missing"));
-  Json mistyped = record_to_json(record);
+  Json mistyped = wire::record_to_json(record);
   mistyped["byteLength"] = "3";
   EXPECT_THAT(wire_error([&] { wire::record_from_json(mistyped, "r"); }),
               HasSubstr("r.byteLength: expected an integer, got string"));
-  mistyped = record_to_json(record);
+  mistyped = wire::record_to_json(record);
   mistyped["mediaType"] = "image";
   EXPECT_THAT(wire_error([&] { wire::record_from_json(mistyped, "r"); }),
               HasSubstr("r.mediaType: expected \"rows\" or \"sqlite\""));

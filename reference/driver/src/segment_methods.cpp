@@ -55,7 +55,7 @@ Json segments_put(const Fields& params) {
       wire::metadata_from_json(params.at("metadata"), params.path_of("metadata"));
   const Bytes bytes = params.bytes("bytes");
   return Json{
-      {"record", record_to_json(store_of(params)->put(metadata, bytes, params.integer("nowMs")))}};
+      {"record", wire::record_to_json(store_of(params)->put(metadata, bytes, params.integer("nowMs")))}};
 }
 
 Json segments_get(const Fields& params) {
@@ -66,11 +66,11 @@ Json segments_get(const Fields& params) {
 Json segments_find(const Fields& params) {
   const SegmentFindKey key = wire::find_key_from_json(params.at("key"), params.path_of("key"));
   const auto record = store_of(params)->find(key, params.integer("nowMs"));
-  return Json{{"record", record ? Json(record_to_json(*record)) : Json()}};
+  return Json{{"record", record ? Json(wire::record_to_json(*record)) : Json()}};
 }
 
 Json segments_stats(const Fields& params) {
-  return Json{{"stats", stats_to_json(store_of(params)->stats())}};
+  return Json{{"stats", wire::stats_to_json(store_of(params)->stats())}};
 }
 
 Json segments_close(const Fields& params) {

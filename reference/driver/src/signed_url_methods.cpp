@@ -49,7 +49,7 @@ Json signed_url_verify(const Fields& params) {
                                   : Json()},
       {"error", verdict.error ? Json::parse(error_body_json(*verdict.error)) : Json()},
       {"claims", std::move(claims)},
-      {"record", verdict.record ? Json(record_to_json(*verdict.record)) : Json()},
+      {"record", verdict.record ? Json(wire::record_to_json(*verdict.record)) : Json()},
       {"bytes", verdict.accepted() ? Json(base64_encode(verdict.bytes)) : Json()}};
 }
 

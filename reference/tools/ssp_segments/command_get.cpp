@@ -27,7 +27,7 @@ int run_get(ToolContext& context, Arguments& arguments) {
     context.print({{"error", {{"code", "not_found"}, {"segmentId", id}}}});
     return kExitNegative;
   }
-  nlohmann::ordered_json answer = record_to_json(stored->record);
+  nlohmann::ordered_json answer = wire::record_to_json(stored->record);
   if (with_bytes) answer["bytes"] = lowercase_hex(stored->bytes);
   context.print(answer);
   return kExitOk;

@@ -8,7 +8,7 @@ namespace {
 
 int run_stats(ToolContext& context, Arguments& arguments) {
   arguments.finish();
-  context.print(stats_to_json(context.store().stats()));
+  context.print(wire::stats_to_json(context.store().stats()));
   return kExitOk;
 }
 

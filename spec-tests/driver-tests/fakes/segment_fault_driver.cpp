@@ -23,6 +23,7 @@
 #include "location.hpp"
 #include "server.hpp"
 #include "ssp/segments/segment_id.hpp"
+#include "wire/segment_json.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {

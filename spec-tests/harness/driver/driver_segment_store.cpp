@@ -67,7 +67,7 @@ class DriverSegmentStore final : public SegmentStore {
                                     " callback the store was not opened with");
     };
     const Json result = handle_.call("put",
-                                     {{"metadata", metadata_to_json(metadata)},
+                                     {{"metadata", wire::metadata_to_json(metadata)},
                                       {"bytes", base64_encode(bytes)},
                                       {"nowMs", now_ms}},
                                      on_callback);

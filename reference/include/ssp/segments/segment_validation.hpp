@@ -15,6 +15,9 @@ namespace ssp {
 // every backend keeps them equivalent).
 void validate_metadata(const SegmentMetadata& metadata);
 
+// The same checks of a find key's fields, naming the field ("find key: …").
+void validate_find_key(const SegmentFindKey& key);
+
 // Throws InvalidArgument unless 0 < ttl_ms ≤ 2^53 − 1 (design note Q8: refuse).
 void validate_ttl(std::int64_t ttl_ms);
 

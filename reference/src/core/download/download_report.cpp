@@ -50,21 +50,21 @@ std::string download_decision_json(const SegmentDownloadOutcome& outcome) {
   Json headers = Json::object();
   for (const auto& header : outcome.headers) headers[header.name] = header.value;
   decision["headers"] = std::move(headers);
-  decision["record"] = outcome.record ? record_to_json(*outcome.record) : Json();
+  decision["record"] = outcome.record ? wire::record_to_json(*outcome.record) : Json();
   decision["bytesLength"] = outcome.http_status == 200 ? Json(outcome.bytes.size()) : Json();
   const EffectiveScopes* effective = outcome.effective ? &*outcome.effective : nullptr;
   decision["effectiveScopes"] =
       effective ? Json::parse(canonical_scope_json(effective->scopes)) : Json();
   decision["scopeStatus"] =
       effective ? Json(effective->status == ScopeStatus::active ? "active" : "revoked") : Json();
-  decision["revokedBecause"] = json_string_or_null(
+  decision["revokedBecause"] = wire::json_string_or_null(
       effective && effective->status == ScopeStatus::revoked
           ? std::optional(effective->revoked_because)
           : std::nullopt);
-  decision["scopeDigest"] = json_string_or_null(outcome.effective_digest);
+  decision["scopeDigest"] = wire::json_string_or_null(outcome.effective_digest);
   Json in_context = Json::array();
   for (const auto& publication : outcome.in_context) {
-    in_context.push_back(publication_to_json(publication));
+    in_context.push_back(wire::publication_to_json(publication));
   }
   decision["inContext"] = std::move(in_context);
   return decision.dump();

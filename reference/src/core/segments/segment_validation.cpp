@@ -9,34 +9,46 @@
 namespace ssp {
 namespace {
 
-void check_integer(const char* field, std::int64_t value) {
+// `what` names the value a field belongs to: "segment metadata", "find key".
+void check_integer(std::string_view what, const char* field, std::int64_t value) {
   if (!is_safe_integer(value)) {
-    throw InvalidArgument(std::string("segment metadata: ") + field + " " + std::to_string(value) +
+    throw InvalidArgument(std::string(what) + ": " + field + " " + std::to_string(value) +
                           " is outside ±(2^53−1)");
   }
 }
 
-void check_string(const char* field, std::string_view value) {
+void check_string(std::string_view what, const char* field, std::string_view value) {
   if (!is_well_formed_utf8(value)) {
-    throw InvalidArgument(std::string("segment metadata: ") + field + " is not well-formed UTF-8");
+    throw InvalidArgument(std::string(what) + ": " + field + " is not well-formed UTF-8");
   }
   if (value.find('\0') != std::string_view::npos) {
-    throw InvalidArgument(std::string("segment metadata: ") + field + " contains U+0000");
+    throw InvalidArgument(std::string(what) + ": " + field + " contains U+0000");
   }
 }
 
 }  // namespace
 
 void validate_metadata(const SegmentMetadata& m) {
-  check_string("partition", m.partition);
-  check_string("logEpoch", m.log_epoch);
-  check_string("table", m.table);
-  check_string("scopeDigest", m.scope_digest);
-  if (m.row_cursor) check_string("rowCursor", *m.row_cursor);
-  if (m.next_row_cursor) check_string("nextRowCursor", *m.next_row_cursor);
-  check_integer("schemaVersion", m.schema_version);
-  check_integer("asOfCommitSeq", m.as_of_commit_seq);
-  check_integer("rowCount", m.row_count);
+  constexpr std::string_view kWhat = "segment metadata";
+  check_string(kWhat, "partition", m.partition);
+  check_string(kWhat, "logEpoch", m.log_epoch);
+  check_string(kWhat, "table", m.table);
+  check_string(kWhat, "scopeDigest", m.scope_digest);
+  if (m.row_cursor) check_string(kWhat, "rowCursor", *m.row_cursor);
+  if (m.next_row_cursor) check_string(kWhat, "nextRowCursor", *m.next_row_cursor);
+  check_integer(kWhat, "schemaVersion", m.schema_version);
+  check_integer(kWhat, "asOfCommitSeq", m.as_of_commit_seq);
+  check_integer(kWhat, "rowCount", m.row_count);
+}
+
+void validate_find_key(const SegmentFindKey& key) {
+  constexpr std::string_view kWhat = "find key";
+  check_string(kWhat, "partition", key.partition);
+  check_string(kWhat, "logEpoch", key.log_epoch);
+  check_string(kWhat, "table", key.table);
+  check_string(kWhat, "scopeDigest", key.scope_digest);
+  check_integer(kWhat, "schemaVersion", key.schema_version);
+  check_integer(kWhat, "asOfCommitSeq", key.as_of_commit_seq);
 }
 
 void validate_ttl(std::int64_t ttl_ms) {
