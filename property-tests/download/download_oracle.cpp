@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "harness/candidate/candidate.hpp"
-#include "ssp/errors/error_catalog.hpp"
+#include "ssp/errors/protocol_error.hpp"
 #include "ssp/scopes/scope_resolution.hpp"
 
 namespace ssp::properties {

@@ -16,7 +16,7 @@
 #include "harness/fixtures/segment_fixtures.hpp"
 #include "harness/util/require_found.hpp"
 #include "ssp/download/segment_download.hpp"
-#include "ssp/errors/error_catalog.hpp"
+#include "ssp/errors/protocol_error.hpp"
 
 namespace ssp::harness {
 namespace {

@@ -279,7 +279,7 @@ TEST_P(SspSegmentsTool, ADM_TOOL_5_FindRefusesABadKeyOrNowNamingIt) {
   for (const auto& item : key.items()) {
     Json missing = key;
     missing.erase(item.key());
-    expect_refused({"find", missing.dump(), "--now", "1"}, "\"" + item.key() + "\" is missing");
+    expect_refused({"find", missing.dump(), "--now", "1"}, "find key: " + item.key() + ": missing");
   }
   const std::pair<const char*, Json> mistyped[] = {
       {"schemaVersion", "1"},       {"asOfCommitSeq", 1.5},
@@ -289,7 +289,7 @@ TEST_P(SspSegmentsTool, ADM_TOOL_5_FindRefusesABadKeyOrNowNamingIt) {
   for (const auto& [field, value] : mistyped) {
     Json bad = key;
     bad[field] = value;
-    expect_refused({"find", bad.dump(), "--now", "1"}, std::string("\"") + field + "\"");
+    expect_refused({"find", bad.dump(), "--now", "1"}, std::string("find key: ") + field);
   }
   expect_refused({"find", "{\"partition\": ", "--now", "1"}, "not valid JSON");
   expect_refused({"find", key.dump()}, "--now");
