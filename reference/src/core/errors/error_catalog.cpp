@@ -1,8 +1,8 @@
 #include "ssp/errors/error_catalog.hpp"
 
 #include <array>
+#include <nlohmann/json.hpp>
 
-#include "ssp/encoding/json_text.hpp"
 #include "ssp/errors/errors.hpp"
 
 namespace ssp {
@@ -69,18 +69,14 @@ ProtocolError protocol_error(std::string_view code, std::string message) {
 }
 
 std::string error_body_json(const ProtocolError& error) {
-  std::string out = "{\"code\":";
-  append_json_string(out, error.entry.code);
-  out += ",\"category\":";
-  append_json_string(out, error.entry.category);
-  out += ",\"retryable\":";
-  out += error.entry.retryable ? "true" : "false";
-  out += ",\"recommendedAction\":";
-  append_json_string(out, error.entry.recommended_action);
-  out += ",\"message\":";
-  append_json_string(out, error.message);
-  out += '}';
-  return out;
+  // nlohmann writes compact JSON as JSON.stringify does (the same escapes, keys
+  // in insertion order); a message that is not UTF-8 gets U+FFFD, not a throw.
+  const nlohmann::ordered_json body = {{"code", error.entry.code},
+                                       {"category", error.entry.category},
+                                       {"retryable", error.entry.retryable},
+                                       {"recommendedAction", error.entry.recommended_action},
+                                       {"message", error.message}};
+  return body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace ssp
