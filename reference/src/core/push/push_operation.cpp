@@ -202,8 +202,9 @@ class OperationRun {
     }
     const std::int64_t next_version = stored.server_version + 1;
     if (!validate(row, stored_row)) return;
-    tx_.upsert_row(table_.name(),
-                   StoredRow{operation_.row_id, next_version, stored.scopes, payload}, op_index_);
+    tx_.upsert_decoded_row(table_.name(),
+                           StoredRow{operation_.row_id, next_version, stored.scopes, payload},
+                           row, op_index_);
     outcome_.change = storage::Change{operation_.table, operation_.row_id, ChangeOp::upsert,
                                       next_version,     stored.scopes,     std::move(payload)};
     if (needs_rows_) {
@@ -237,8 +238,9 @@ class OperationRun {
       return;
     }
     if (!validate(row, std::nullopt)) return;
-    tx_.upsert_row(table_.name(), StoredRow{operation_.row_id, 1, *scopes, *operation_.payload},
-                   op_index_);
+    tx_.upsert_decoded_row(table_.name(),
+                           StoredRow{operation_.row_id, 1, *scopes, *operation_.payload}, row,
+                           op_index_);
     outcome_.change = storage::Change{operation_.table, operation_.row_id, ChangeOp::upsert,
                                       1,                *scopes,           *operation_.payload};
     if (needs_rows_) outcome_.evidence.row = std::move(row);

@@ -117,8 +117,13 @@ void SqlPushTransaction::upsert_row(const std::string& table, const StoredRow& r
                                     std::int64_t op_index) {
   require_open();
   const CompiledTable& served = served_table(table);
-  const Row values = decode_row(served.layout(), row.payload);
-  session_->write_row(served, partition_, row, values, op_index);
+  session_->write_row(served, partition_, row, decode_row(served.layout(), row.payload), op_index);
+}
+
+void SqlPushTransaction::upsert_decoded_row(const std::string& table, const StoredRow& row,
+                                            const Row& values, std::int64_t op_index) {
+  require_open();
+  session_->write_row(served_table(table), partition_, row, values, op_index);
 }
 
 void SqlPushTransaction::delete_row(const std::string& table, const std::string& row_id) {

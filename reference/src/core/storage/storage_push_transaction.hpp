@@ -109,6 +109,8 @@ class SqlPushTransaction final : public PushTransaction {
   std::optional<StoredRow> get_row(const std::string& table, const std::string& row_id) override;
   std::vector<StoredRow> scan_rows(const RowScan& scan) override;
   void upsert_row(const std::string& table, const StoredRow& row, std::int64_t op_index) override;
+  void upsert_decoded_row(const std::string& table, const StoredRow& row, const Row& values,
+                          std::int64_t op_index) override;
   void delete_row(const std::string& table, const std::string& row_id) override;
   std::int64_t append_commit(const CommitEntry& entry) override;
   void put_push_result(const std::string& client_id, const std::string& client_commit_id,

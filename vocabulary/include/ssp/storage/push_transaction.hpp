@@ -103,6 +103,15 @@ class PushTransaction {
   // UnknownTable, RowDecodeError, or StorageConstraintError(op_index).
   virtual void upsert_row(const std::string& table, const StoredRow& row,
                           std::int64_t op_index) = 0;
+  // The same write from a caller that holds `values`, row.payload decoded under
+  // the table's layout (the push pipeline decodes every payload it writes): a
+  // storage that needs the values (a projection) may take them instead of
+  // decoding the payload again. The caller guarantees they are the payload's.
+  // The default ignores them.
+  virtual void upsert_decoded_row(const std::string& table, const StoredRow& row,
+                                  const Row& /*values*/, std::int64_t op_index) {
+    upsert_row(table, row, op_index);
+  }
   // Removes the row and its scope-index entries; absent is a no-op.
   virtual void delete_row(const std::string& table, const std::string& row_id) = 0;
 
