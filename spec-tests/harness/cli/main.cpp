@@ -76,115 +76,105 @@ int terminal_columns() {
   return parsed > 0 ? parsed : 80;
 }
 
-}  // namespace
 
-// Exit status: 0 every test that counts passed (or failed as the candidate's
-// expectations say), 1 a test that counts failed (SSP_PROFILE says which
-// levels count: section_report.hpp), 2 a test erred (the candidate's driver
-// broke the protocol; docs/driver-protocol.md), or a flag (command_line.hpp),
-// SSP_EXPECTATIONS or SSP_PROFILE is not right, the suite's data is missing
-// (data_directory.hpp), or --report-dir cannot be written.
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);  // takes its own flags out of argv
-  ssp::harness::CommandLine line;
+// A run that ends before or after its tests: the exit status, and the line
+// printed on stderr.
+struct StopRun {
+  int status;
+  std::string message;
+};
+
+// The command line, GoogleTest's own flags taken out of argv first.
+ssp::harness::CommandLine read_command_line(int& argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
   try {
-    line = ssp::harness::parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
+    return ssp::harness::parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const ssp::harness::CommandLineError& wrong) {
-    std::fprintf(stderr, "%s: %s (see --help)\n", argv[0], wrong.what());
-    return 2;
+    throw StopRun{2, std::string(argv[0]) + ": " + wrong.what() + " (see --help)"};
   }
-  if (line.help) {
-    std::fputs(ssp::harness::command_line_help(argv[0]).c_str(), stdout);
-    return 0;
-  }
-  for (const auto& [variable, value] : line.environment) setenv(variable.c_str(), value.c_str(), 1);
-  const std::string program = std::filesystem::path(argv[0]).filename().string();
-  // The data every test reads, and what judged the run, are known before any
-  // test runs: without them the run stops here, naming what it looked for.
+}
+
+// The data every test reads and what judged the run, known before any test
+// runs: without them the run stops here, naming what it looked for.
+struct SuiteData {
   ssp::harness::SuiteIdentity identity;
   std::vector<ssp::harness::CatalogEntry> catalog;
+};
+
+SuiteData read_suite_data(const std::string& program) {
   try {
     const auto pages =
         ssp::harness::read_catalog_pages(ssp::harness::data_path("requirements").string());
-    identity = ssp::harness::suite_identity(pages);
-    catalog = ssp::harness::catalog_of(pages);
+    return {ssp::harness::suite_identity(pages), ssp::harness::catalog_of(pages)};
   } catch (const std::exception& failure) {
-    std::fprintf(stderr, "%s: %s\n", program.c_str(), failure.what());
-    return 2;
+    throw StopRun{2, program + ": " + failure.what()};
   }
-  if (line.version) {
-    std::fputs(ssp::harness::suite_version_text(program, identity).c_str(), stdout);
-    return 0;
-  }
-  ssp::harness::run_deferred_registrations();  // the tests made from data (the races)
-  GTEST_FLAG_SET(filter, ssp::harness::filter_for_backends(GTEST_FLAG_GET(filter), line.backends));
-  const std::map<std::string, ssp::harness::CatalogTest> cataloged =
-      ssp::harness::catalog_tests(catalog);
-  if (line.list) {
-    // should_run() reflects the filter once RUN_ALL_TESTS has applied it;
-    // with list_tests GoogleTest applies it and runs nothing, printing its
-    // own listing, which goes to /dev/null: this one replaces it.
-    GTEST_FLAG_SET(list_tests, true);
-    std::fflush(stdout);
-    const int saved_stdout = dup(STDOUT_FILENO);
-    std::FILE* null = std::fopen("/dev/null", "w");
-    if (saved_stdout < 0 || null == nullptr) {
-      std::fprintf(stderr, "--list: cannot set stdout aside\n");
-      return 2;
-    }
-    dup2(fileno(null), STDOUT_FILENO);
-    [[maybe_unused]] const int listed = RUN_ALL_TESTS();
-    std::fflush(stdout);
-    dup2(saved_stdout, STDOUT_FILENO);
-    close(saved_stdout);
-    std::fclose(null);
-    std::fputs(ssp::harness::test_listing(selected_test_names(), cataloged,
-                                          ssp::harness::suite_capability_keys())
-                   .c_str(),
-               stdout);
-    return 0;
-  }
+}
+
+// --list: every test the filter selects, with its sections, requirement, level
+// and capabilities. should_run() reflects the filter once RUN_ALL_TESTS has
+// applied it; with list_tests GoogleTest applies it and runs nothing, printing
+// its own listing, which goes to /dev/null: this one replaces it.
+void print_listing(const std::map<std::string, ssp::harness::CatalogTest>& cataloged) {
+  GTEST_FLAG_SET(list_tests, true);
+  std::fflush(stdout);
+  const int saved_stdout = dup(STDOUT_FILENO);
+  std::FILE* null = std::fopen("/dev/null", "w");
+  if (saved_stdout < 0 || null == nullptr) throw StopRun{2, "--list: cannot set stdout aside"};
+  dup2(fileno(null), STDOUT_FILENO);
+  [[maybe_unused]] const int listed = RUN_ALL_TESTS();
+  std::fflush(stdout);
+  dup2(saved_stdout, STDOUT_FILENO);
+  close(saved_stdout);
+  std::fclose(null);
+  std::fputs(ssp::harness::test_listing(selected_test_names(), cataloged,
+                                        ssp::harness::suite_capability_keys())
+                 .c_str(),
+             stdout);
+}
+
+// The candidate under test, chosen before any test runs, so that a bad
+// SSP_CANDIDATE stops here with a message; its name for the report. A driver
+// that does not start is reported by every test instead (nullptr).
+std::pair<const ssp::harness::Candidate*, std::string> start_candidate() {
 #ifdef SSP_REFERENCE_ONLY
   // Self-tests pin the reference itself: another candidate is not theirs to test.
   unsetenv("SSP_CANDIDATE");
 #endif
-  // Chosen before any test runs, so a bad SSP_CANDIDATE stops here with a
-  // message. A driver that does not start is reported by every test instead.
-  std::string candidate;
-  const ssp::harness::Candidate* started = nullptr;
   try {
-    started = &ssp::harness::current_candidate();
-    candidate = started->name();
+    const ssp::harness::Candidate& started = ssp::harness::current_candidate();
+    return {&started, started.name()};
   } catch (const std::exception& failure) {
-    candidate = std::string("(did not start) ") + failure.what();
+    return {nullptr, std::string("(did not start) ") + failure.what()};
   }
-  ssp::harness::ExerciseRules exercise_rules;
-  try {
-    exercise_rules = ssp::harness::exercise_rules(started);
-  } catch (const std::exception& failure) {
-    std::fprintf(stderr, "%s: %s\n", ssp::harness::setting_name(line, "SSP_CLAIMS").c_str(),
-                 failure.what());
-    return 2;
-  }
-  ssp::harness::Expectations expectations;
-  try {
-    expectations = ssp::harness::expectations_from_environment(all_test_names());
-  } catch (const std::exception& failure) {
-    std::fprintf(stderr, "%s: %s\n", ssp::harness::setting_name(line, "SSP_EXPECTATIONS").c_str(),
-                 failure.what());
-    return 2;
-  }
-  ssp::harness::VerdictProfile profile;
-  try {
-    profile = ssp::harness::verdict_profile_from_environment();
-  } catch (const std::exception& failure) {
-    std::fprintf(stderr, "%s\n", failure.what());
-    return 2;
-  }
+}
+
+// The per-section report for `started`, judged by the run's settings (what
+// must be exercised, the candidate's expected failures, the verdict profile),
+// listening to GoogleTest, which owns it; with the progress line on a terminal.
+ssp::harness::SectionReport& attach_report(
+    const ssp::harness::CommandLine& line,
+    const std::map<std::string, ssp::harness::CatalogTest>& cataloged) {
+  const auto [started, candidate] = start_candidate();
+  const auto setting = [&](const char* variable, const auto& read) {
+    try {
+      return read();
+    } catch (const std::exception& failure) {
+      throw StopRun{2, (variable != nullptr ? ssp::harness::setting_name(line, variable) + ": "
+                                            : std::string()) +
+                           failure.what()};
+    }
+  };
+  auto exercise_rules = setting("SSP_CLAIMS", [&] { return ssp::harness::exercise_rules(started); });
+  auto expectations = setting("SSP_EXPECTATIONS", [] {
+    return ssp::harness::expectations_from_environment(all_test_names());
+  });
+  const auto profile =
+      setting(nullptr, [] { return ssp::harness::verdict_profile_from_environment(); });
   auto* report =
       new ssp::harness::SectionReport(candidate, cataloged, std::move(expectations), profile);
-  ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
   report->require_exercised(std::move(exercise_rules));
+  ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
   listeners.Append(report);  // gtest owns it
   // Progress on a terminal, unless GoogleTest prints every test to it already.
   if (isatty(STDERR_FILENO) && (GTEST_FLAG_GET(brief) || !isatty(STDOUT_FILENO))) {
@@ -196,26 +186,69 @@ int main(int argc, char** argv) {
     // test owns, as a global environment's tear-down would record.
     ::testing::AddGlobalTestEnvironment(new ssp::harness::FailingTearDown);  // gtest owns it
   }
-  const int status = report->exit_status(RUN_ALL_TESTS());
-  // Driver processes kept for reuse end with the run, not at exit.
-  ssp::harness::DriverPool::of_this_run().end_idle();
-  if (!line.report_dir.empty()) {
-    try {
-      ssp::harness::write_reports(line.report_dir,
-                                  {.executable = program,
-                                   .suite = identity,
-                                   .candidate = report->candidate(),
-                                   .profile = report->profile(),
-                                   .exit_status = status,
-                                   .tests = report->records(),
-                                   .outside_tests = report->outside_tests(),
-                                   .exercised = report->exercised(),
-                                   .requirements = catalog});
-    } catch (const std::exception& failure) {
-      std::fprintf(stderr, "--report-dir: %s\n", failure.what());
-      return 2;
-    }
-    std::printf("reports: %s/{junit.xml,summary.json,summary.md}\n", line.report_dir.c_str());
+  return *report;
+}
+
+// --report-dir: junit.xml, summary.json and summary.md of the finished run.
+void write_run_reports(const std::string& directory, const std::string& program,
+                       const SuiteData& data, const ssp::harness::SectionReport& report,
+                       int status) {
+  try {
+    ssp::harness::write_reports(directory, {.executable = program,
+                                            .suite = data.identity,
+                                            .candidate = report.candidate(),
+                                            .profile = report.profile(),
+                                            .exit_status = status,
+                                            .tests = report.records(),
+                                            .outside_tests = report.outside_tests(),
+                                            .exercised = report.exercised(),
+                                            .requirements = data.catalog});
+  } catch (const std::exception& failure) {
+    throw StopRun{2, std::string("--report-dir: ") + failure.what()};
   }
-  return status;
+  std::printf("reports: %s/{junit.xml,summary.json,summary.md}\n", directory.c_str());
+}
+
+}  // namespace
+
+// Exit status: 0 every test that counts passed (or failed as the candidate's
+// expectations say), 1 a test that counts failed (SSP_PROFILE says which
+// levels count: section_report.hpp), 2 a test erred (the candidate's driver
+// broke the protocol; docs/driver-protocol.md), or a flag (command_line.hpp),
+// SSP_EXPECTATIONS or SSP_PROFILE is not right, the suite's data is missing
+// (data_directory.hpp), or --report-dir cannot be written.
+int main(int argc, char** argv) {
+  try {
+    const ssp::harness::CommandLine line = read_command_line(argc, argv);
+    if (line.help) {
+      std::fputs(ssp::harness::command_line_help(argv[0]).c_str(), stdout);
+      return 0;
+    }
+    for (const auto& [variable, value] : line.environment) {
+      setenv(variable.c_str(), value.c_str(), 1);
+    }
+    const std::string program = std::filesystem::path(argv[0]).filename().string();
+    const SuiteData data = read_suite_data(program);
+    if (line.version) {
+      std::fputs(ssp::harness::suite_version_text(program, data.identity).c_str(), stdout);
+      return 0;
+    }
+    ssp::harness::run_deferred_registrations();  // the tests made from data (the races)
+    GTEST_FLAG_SET(filter,
+                   ssp::harness::filter_for_backends(GTEST_FLAG_GET(filter), line.backends));
+    const auto cataloged = ssp::harness::catalog_tests(data.catalog);
+    if (line.list) {
+      print_listing(cataloged);
+      return 0;
+    }
+    ssp::harness::SectionReport& report = attach_report(line, cataloged);
+    const int status = report.exit_status(RUN_ALL_TESTS());
+    // Driver processes kept for reuse end with the run, not at exit.
+    ssp::harness::DriverPool::of_this_run().end_idle();
+    if (!line.report_dir.empty()) write_run_reports(line.report_dir, program, data, report, status);
+    return status;
+  } catch (const StopRun& stop) {
+    std::fprintf(stderr, "%s\n", stop.message.c_str());
+    return stop.status;
+  }
 }
