@@ -7,7 +7,7 @@
 
 #include "common/interleaved_pairs.hpp"
 #include "common/payload.hpp"
-#include "harness/backends/postgres_round_trip_counter.hpp"
+#include "relay/postgres_relay.hpp"
 #include "push_workload.hpp"
 #include "ssp/push/push_pipeline.hpp"
 
@@ -229,7 +229,7 @@ void bench_push_rows_floor(benchmark::State& state, SharedPushSite& sites, Bench
 
 void bench_push_round_trips(benchmark::State& state, int operations, const BenchConfig& config) {
   if (!config.pg_dsn) throw std::runtime_error(config.pg_skip_reason);
-  const harness::PostgresRoundTripCounter relay(*config.pg_dsn);
+  const harness::PostgresRelay relay(*config.pg_dsn);
   BenchConfig through_relay = config;
   through_relay.pg_dsn = relay.dsn();
   const auto site = make_postgres_push_site(through_relay);

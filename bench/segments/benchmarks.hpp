@@ -56,7 +56,7 @@ std::string_view round_trip_put_name(RoundTripPut put);
 
 // PostgreSQL only: the put of bench_put_new, bench_put_merge or
 // bench_put_repeat (single-threaded, fresh site per run) on a store whose
-// connection goes through a harness::PostgresRoundTripCounter. Counter
+// connection goes through a harness::PostgresRelay. Counter
 // round_trips_per_put: the round trips counted around each measured put,
 // over the puts (a merge's first put is not counted), after one untimed put
 // of the same kind has prepared the store's statements. The rate is not a

@@ -1,6 +1,6 @@
 // round_trips_put_*: how many client/server round trips one PostgreSQL put
 // makes, counted outside the store by a relay between its connection and the
-// server (spec-tests/harness/backends/postgres_round_trip_counter.hpp). A PostgreSQL
+// server (spec-tests/relay/postgres_relay.hpp). A PostgreSQL
 // put is bound by round trips; this is the count behind its rate. The relay
 // slows every exchange, so the rate of these benchmarks means nothing: only
 // the counter does.
@@ -8,7 +8,7 @@
 
 #include "bench_loops.hpp"
 #include "benchmarks.hpp"
-#include "harness/backends/postgres_round_trip_counter.hpp"
+#include "relay/postgres_relay.hpp"
 
 namespace ssp::bench {
 namespace {
@@ -30,7 +30,7 @@ std::string_view round_trip_put_name(RoundTripPut put) {
 void bench_put_round_trips(benchmark::State& state, RoundTripPut put, std::size_t size,
                            const BenchConfig& config) {
   if (!config.pg_dsn) throw std::runtime_error(config.pg_skip_reason);
-  const harness::PostgresRoundTripCounter relay(*config.pg_dsn);
+  const harness::PostgresRelay relay(*config.pg_dsn);
   BenchConfig through_relay = config;
   through_relay.pg_dsn = relay.dsn();
   const auto site = make_postgres_site(through_relay);

@@ -10,7 +10,7 @@
 // these rows are the release's (docs/requirements/faults.md).
 #include <gmock/gmock.h>
 
-#include "harness/backends/postgres_round_trip_counter.hpp"
+#include "relay/postgres_relay.hpp"
 #include "harness/errors/candidate_killed.hpp"
 #include "harness/faults/fault_plan.hpp"
 #include "harness/faults/fault_sweep.hpp"
@@ -67,7 +67,7 @@ class StartupFaults : public StorageTest {
                                    "SQLite database has no connection to cut";
     }
     if (plan.fault == FaultKind::cut) {
-      relay_ = std::make_unique<PostgresRoundTripCounter>(database().location().pg_dsn);
+      relay_ = std::make_unique<PostgresRelay>(database().location().pg_dsn);
     }
     const std::vector<std::string> reached = clean_run(plan);
     if (HasFatalFailure()) return;
@@ -236,7 +236,7 @@ class StartupFaults : public StorageTest {
   }
 
   std::optional<CapabilityGrant> hooks_;
-  std::unique_ptr<PostgresRoundTripCounter> relay_;  // cut plans only
+  std::unique_ptr<PostgresRelay> relay_;  // cut plans only
   int cuts_made_ = 0;  // points of the cut sweep where the relay did cut
   std::string migrated_marker_;                      // what the clean startup's marker became
   std::string migrated_state_;  // dump_all_tables of the clean startup's database, migrated

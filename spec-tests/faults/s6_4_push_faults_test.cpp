@@ -20,7 +20,7 @@
 
 #include <algorithm>
 
-#include "harness/backends/postgres_round_trip_counter.hpp"
+#include "relay/postgres_relay.hpp"
 #include "harness/errors/candidate_killed.hpp"
 #include "harness/faults/fault_plan.hpp"
 #include "harness/faults/fault_sweep.hpp"
@@ -157,7 +157,7 @@ class PushFaults : public PushRoundTest {
 
   // The relay cuts are made through, and where the candidate reaches it.
   void relay_through_a_cut() {
-    relay_ = std::make_unique<PostgresRoundTripCounter>(database().location().pg_dsn);
+    relay_ = std::make_unique<PostgresRelay>(database().location().pg_dsn);
     relayed_ = database().location();
     relayed_.pg_dsn = relay_->dsn();
   }
@@ -372,7 +372,7 @@ class PushFaults : public PushRoundTest {
 
   std::optional<CapabilityGrant> hooks_;
   std::optional<CapabilityGrant> kill_;
-  std::unique_ptr<PostgresRoundTripCounter> relay_;  // cut plans only
+  std::unique_ptr<PostgresRelay> relay_;  // cut plans only
   DatabaseLocation relayed_;
   int warmed_ = 0;  // connections warmed, for the warm-up rows' names
   int cuts_made_ = 0;  // points of the cut sweep where the relay did cut

@@ -1,6 +1,6 @@
 // Round trips of a reference PostgreSQL push (issue 22), counted by the relay
 // that counts the server's ReadyForQuery messages
-// (harness/backends/postgres_round_trip_counter.hpp). With its writes staged, a push
+// (relay/postgres_relay.hpp). With its writes staged, a push
 // makes five whatever its number of operations: the optimistic lookup on the
 // storage's reader, then on its own connection the lock (with BEGIN, the
 // savepoint and the counter), the recheck carrying the rows read ahead, the
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/backends/postgres_round_trip_counter.hpp"
+#include "relay/postgres_relay.hpp"
 #include "harness/fixtures/push_fixtures.hpp"
 #include "ssp/postgres/postgres_server_storage.hpp"
 #include "ssp/push/push_pipeline.hpp"
@@ -33,7 +33,7 @@ class ReferencePushRoundTrips : public PushTest {
   void SetUp() override {
     PushTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    relay_ = std::make_unique<PostgresRoundTripCounter>(database().location().pg_dsn);
+    relay_ = std::make_unique<PostgresRelay>(database().location().pg_dsn);
     through_relay_ = storage::open_postgres_server_storage(
         relay_->dsn(), database().location().pg_schema, storage::ServerStorageOptions{});
     through_relay_->ensure_schema(schema());
@@ -75,7 +75,7 @@ class ReferencePushRoundTrips : public PushTest {
     return made;
   }
 
-  std::unique_ptr<PostgresRoundTripCounter> relay_;
+  std::unique_ptr<PostgresRelay> relay_;
   std::unique_ptr<storage::ServerStorage> through_relay_;
 };
 INSTANTIATE_TEST_SUITE_P(, ReferencePushRoundTrips, ::testing::Values(Backend::postgres),

@@ -1,6 +1,6 @@
 // Round trips of the reference PostgreSQL segment store (issue 11), counted
 // from outside the store by a relay that reads the server's ReadyForQuery
-// messages (harness/backends/postgres_round_trip_counter.hpp). A PostgreSQL put is
+// messages (relay/postgres_relay.hpp). A PostgreSQL put is
 // bound by its round trips; these tests pin how many each kind of put makes.
 // Every count is recorded as a test property, so the JSON output shows them.
 //
@@ -14,7 +14,7 @@
 
 #include <pqxx/pqxx>
 
-#include "harness/backends/postgres_round_trip_counter.hpp"
+#include "relay/postgres_relay.hpp"
 #include "harness/backends/test_database.hpp"
 #include "harness/catalog/spec.hpp"
 #include "harness/fixtures/segment_fixtures.hpp"
@@ -41,7 +41,7 @@ class PostgresPutRoundTrips : public ::testing::Test {
       GTEST_SKIP() << *reason;
     }
     database_ = create_test_database(Backend::postgres);
-    proxy_ = std::make_unique<PostgresRoundTripCounter>(database_->location().pg_dsn);
+    proxy_ = std::make_unique<PostgresRelay>(database_->location().pg_dsn);
   }
 
   // A store in the test's fresh schema whose connection goes through the relay.
@@ -60,7 +60,7 @@ class PostgresPutRoundTrips : public ::testing::Test {
   }
 
   std::unique_ptr<TestDatabase> database_;
-  std::unique_ptr<PostgresRoundTripCounter> proxy_;
+  std::unique_ptr<PostgresRelay> proxy_;
 };
 
 // The counter against a client that is not the store: libpqxx's
@@ -168,7 +168,7 @@ TEST_F(PostgresPutRoundTrips, SEG_RT_1_MergeRepeatAndGetRoundTrips) {
 TEST(PostgresRoundTripRelay, SEG_RT_1_AnUnreachableServerIsAnErrorNamingIt) {
   record_spec("§5.1", "SEG-RT-1");
   try {
-    PostgresRoundTripCounter relay("host=127.0.0.1 port=1 dbname=postgres");
+    PostgresRelay relay("host=127.0.0.1 port=1 dbname=postgres");
     FAIL() << "a relay to a closed port was made: " << relay.dsn();
   } catch (const std::runtime_error& error) {
     EXPECT_THAT(error.what(), ::testing::HasSubstr("127.0.0.1:1"));

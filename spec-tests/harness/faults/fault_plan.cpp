@@ -6,7 +6,7 @@
 
 #include "harness/data/data_directory.hpp"
 #include "harness/util/file_text.hpp"
-#include "harness/util/word_lines.hpp"
+#include "harness/util/keyword_lines.hpp"
 
 namespace ssp::harness {
 namespace {

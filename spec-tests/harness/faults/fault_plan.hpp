@@ -20,7 +20,7 @@
 //                                         is dropped and the process killed;
 //                                         cut: PostgreSQL only, the connection is
 //                                         cut at a round trip (the relay of
-//                                         postgres_round_trip_counter.hpp)
+//                                         postgres_relay.hpp)
 //   points       validate_row#* hook:* …  the points faulted, among those a clean
 //                                         run passes (push_callback_points.hpp):
 //                                         NAME#N, NAME#* (every call), NAME#last,

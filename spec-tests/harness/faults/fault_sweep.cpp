@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/util/word_lines.hpp"
+#include "harness/util/keyword_lines.hpp"
 
 namespace ssp::harness {
 

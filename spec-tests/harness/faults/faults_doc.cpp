@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "harness/util/generated_page.hpp"
-#include "harness/util/word_lines.hpp"
+#include "harness/util/keyword_lines.hpp"
 
 namespace ssp::harness {
 namespace {

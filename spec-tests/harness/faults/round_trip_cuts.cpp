@@ -26,9 +26,9 @@ std::string CutCall::last_statement_line() const {
          (statement.empty() ? std::string("(none)") : statement);
 }
 
-CutCall cut_during(PostgresRoundTripCounter& relay, const std::string& point,
+CutCall cut_during(PostgresRelay& relay, const std::string& point,
                    const std::function<void()>& call) {
-  using Moment = PostgresRoundTripCounter::CutMoment;
+  using Moment = PostgresRelay::CutMoment;
   const std::int64_t round_trip = std::stoll(point.substr(point.find('#') + 1));
   relay.cut_at(round_trip,
                point.ends_with(kBeforeRequest) ? Moment::before_request : Moment::after_answer);

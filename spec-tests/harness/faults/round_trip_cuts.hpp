@@ -1,5 +1,5 @@
 // The points of a cut (a fault plan's `cut`, docs/faults.md): the k-th round
-// trip of a call through the relay (postgres_round_trip_counter.hpp), cut
+// trip of a call through the relay (postgres_relay.hpp), cut
 // before its request, "round-trip#<k>/before-request", or after its answer,
 // "round-trip#<k>/after-answer". A clean call through the relay counts them.
 //
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/backends/postgres_round_trip_counter.hpp"
+#include "relay/postgres_relay.hpp"
 
 namespace ssp::harness {
 
@@ -25,7 +25,7 @@ std::vector<std::string> round_trip_cut_points(std::int64_t round_trips);
 
 // What a call did that was cut at a point.
 struct CutCall {
-  std::optional<PostgresRoundTripCounter::Cut> cut;  // nothing: it ended before the point
+  std::optional<PostgresRelay::Cut> cut;  // nothing: it ended before the point
   std::optional<std::string> failure;                // its error; nothing: it answered
   // Why it never answered (DriverSilent: the driver stayed silent past its
   // deadline and was killed), without the words that mark an error of the
@@ -40,7 +40,7 @@ struct CutCall {
 // `call`: what it throws is its failure; a DriverSilent is a call that never
 // answered; any other DriverError (the driver crashed or broke the protocol:
 // the candidate errs) marks the test and propagates.
-CutCall cut_during(PostgresRoundTripCounter& relay, const std::string& point,
+CutCall cut_during(PostgresRelay& relay, const std::string& point,
                    const std::function<void()>& call);
 
 }  // namespace ssp::harness

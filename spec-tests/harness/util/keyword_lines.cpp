@@ -1,4 +1,4 @@
-#include "harness/util/word_lines.hpp"
+#include "harness/util/keyword_lines.hpp"
 
 #include <algorithm>
 #include <sstream>

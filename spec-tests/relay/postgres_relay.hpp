@@ -50,15 +50,15 @@ namespace ssp::harness {
 // Thread-safe; the relay runs on threads of its own. The destructor closes
 // every relayed connection (clients then see the server go away), stops the
 // threads and removes the socket and its directory.
-class PostgresRoundTripCounter {
+class PostgresRelay {
  public:
   // Throws std::runtime_error naming what failed: a DSN libpq cannot parse,
   // a temporary directory or socket it cannot make, an upstream server it
   // cannot connect to (tried once here).
-  explicit PostgresRoundTripCounter(const std::string& upstream_dsn);
-  ~PostgresRoundTripCounter();
-  PostgresRoundTripCounter(const PostgresRoundTripCounter&) = delete;
-  PostgresRoundTripCounter& operator=(const PostgresRoundTripCounter&) = delete;
+  explicit PostgresRelay(const std::string& upstream_dsn);
+  ~PostgresRelay();
+  PostgresRelay(const PostgresRelay&) = delete;
+  PostgresRelay& operator=(const PostgresRelay&) = delete;
 
   // A key=value DSN that reaches the upstream server through this relay.
   std::string dsn() const;

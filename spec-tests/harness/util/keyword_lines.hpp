@@ -1,6 +1,6 @@
-// The line format the harness's data files share (race schedules, fault
-// plans): a keyword and its words per line, a '#' that begins a word
-// starting a comment.
+// Keyword lines, the format of the harness's data files (race schedules,
+// `.schedule`; fault plans, `.plan`): a keyword and its words per line, a '#'
+// that begins a word starting a comment.
 #pragma once
 
 #include <functional>

@@ -1,4 +1,4 @@
-#include "harness/backends/postgres_round_trip_counter.hpp"
+#include "relay/postgres_relay.hpp"
 
 #include <fcntl.h>
 #include <libpq-fe.h>
@@ -39,7 +39,7 @@ constexpr std::uint32_t kGssEncRequest = 80877104;
 constexpr std::uint32_t kMaxStartupPacket = 10'000;
 
 std::runtime_error failure(const std::string& what) {
-  return std::runtime_error("PostgresRoundTripCounter: " + what);
+  return std::runtime_error("PostgresRelay: " + what);
 }
 
 std::string system_error_text() { return std::strerror(errno); }
@@ -286,8 +286,8 @@ class ClientFrames {
   std::string last_statement_;
 };
 
-using Cut = PostgresRoundTripCounter::Cut;
-using CutMoment = PostgresRoundTripCounter::CutMoment;
+using Cut = PostgresRelay::Cut;
+using CutMoment = PostgresRelay::CutMoment;
 
 // The armed cut of one relay, shared by its connections: it counts the
 // round trips that end after cut_at and decides where the k-th is cut.
@@ -472,7 +472,7 @@ class RelayedConnection {
 
 }  // namespace
 
-struct PostgresRoundTripCounter::Relay {
+struct PostgresRelay::Relay {
   Upstream upstream;
   std::filesystem::path directory;
   std::filesystem::path socket_path;
@@ -526,7 +526,7 @@ struct PostgresRoundTripCounter::Relay {
   }
 };
 
-PostgresRoundTripCounter::PostgresRoundTripCounter(const std::string& upstream_dsn)
+PostgresRelay::PostgresRelay(const std::string& upstream_dsn)
     : relay_(std::make_unique<Relay>()) {
   Relay& relay = *relay_;
   try {
@@ -570,21 +570,21 @@ PostgresRoundTripCounter::PostgresRoundTripCounter(const std::string& upstream_d
   }
 }
 
-PostgresRoundTripCounter::~PostgresRoundTripCounter() { relay_->release(); }
+PostgresRelay::~PostgresRelay() { relay_->release(); }
 
-std::string PostgresRoundTripCounter::dsn() const { return relay_->dsn; }
+std::string PostgresRelay::dsn() const { return relay_->dsn; }
 
-std::int64_t PostgresRoundTripCounter::round_trips() const { return relay_->round_trips.load(); }
+std::int64_t PostgresRelay::round_trips() const { return relay_->round_trips.load(); }
 
-std::int64_t PostgresRoundTripCounter::request_round_trips() const {
+std::int64_t PostgresRelay::request_round_trips() const {
   return relay_->request_round_trips.load();
 }
 
-void PostgresRoundTripCounter::cut_at(std::int64_t round_trip, CutMoment moment) {
+void PostgresRelay::cut_at(std::int64_t round_trip, CutMoment moment) {
   relay_->cuts.arm(round_trip, moment);
 }
 
-std::optional<PostgresRoundTripCounter::Cut> PostgresRoundTripCounter::cut_made() const {
+std::optional<PostgresRelay::Cut> PostgresRelay::cut_made() const {
   return relay_->cuts.made();
 }
 
