@@ -47,7 +47,7 @@ Json signed_url_verify(const Fields& params) {
       {"accepted", verdict.accepted()},
       {"refusal", verdict.refusal ? Json(std::string(token_refusal_name(*verdict.refusal)))
                                   : Json()},
-      {"error", verdict.error ? Json::parse(error_body_json(*verdict.error)) : Json()},
+      {"error", verdict.error ? error_body(*verdict.error) : Json()},
       {"claims", std::move(claims)},
       {"record", verdict.record ? Json(wire::record_to_json(*verdict.record)) : Json()},
       {"bytes", verdict.accepted() ? Json(base64_encode(verdict.bytes)) : Json()}};

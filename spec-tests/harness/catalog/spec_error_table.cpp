@@ -16,8 +16,7 @@ struct SpecErrorTable {
   std::deque<ErrorCatalogEntry> rows;
 
   SpecErrorTable() {
-    const auto document =
-        nlohmann::json::parse(
+    const auto document = nlohmann::json::parse(
         read_text_file(data_path("fixtures/cases/error_catalog/spec_10_2.json")));
     const auto text = [&](const nlohmann::json& value) -> std::string_view {
       return texts.emplace_back(value.get<std::string>());

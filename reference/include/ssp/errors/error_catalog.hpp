@@ -4,6 +4,7 @@
 // once and nowhere else.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -22,7 +23,9 @@ const ErrorCatalogEntry& error_entry(std::string_view code);
 // A ProtocolError for `code` (must be in the catalog, see error_entry).
 ProtocolError protocol_error(std::string_view code, std::string message);
 
-// The §10.1 JSON body: {"code","category","retryable","recommendedAction","message"}.
+// The §10.1 JSON body: {"code","category","retryable","recommendedAction","message"},
+// as a value (for a caller that puts it inside another) and as compact text.
+nlohmann::ordered_json error_body(const ProtocolError& error);
 std::string error_body_json(const ProtocolError& error);
 
 }  // namespace ssp

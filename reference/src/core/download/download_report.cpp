@@ -44,9 +44,10 @@ ServedTables lenient_tables(SegmentStore& store, const AuthorizeCommand& command
 std::string download_decision_json(const SegmentDownloadOutcome& outcome) {
   Json decision{{"status", outcome.http_status},
                 {"step", std::string(download_step_name(outcome.step))}};
-  // error_body_json and canonical_scope_json are the one rendering of each;
-  // re-reading them keeps this object free of a second copy of their fields.
-  decision["error"] = outcome.error ? Json::parse(error_body_json(*outcome.error)) : Json();
+  // The error's body is error_body's, and the scopes below are
+  // canonical_scope_json's text read back: one rendering of each, no second
+  // copy of their fields here.
+  decision["error"] = outcome.error ? error_body(*outcome.error) : Json();
   Json headers = Json::object();
   for (const auto& header : outcome.headers) headers[header.name] = header.value;
   decision["headers"] = std::move(headers);

@@ -68,15 +68,18 @@ ProtocolError protocol_error(std::string_view code, std::string message) {
   return ProtocolError{error_entry(code), std::move(message)};
 }
 
+nlohmann::ordered_json error_body(const ProtocolError& error) {
+  return {{"code", error.entry.code},
+          {"category", error.entry.category},
+          {"retryable", error.entry.retryable},
+          {"recommendedAction", error.entry.recommended_action},
+          {"message", error.message}};
+}
+
 std::string error_body_json(const ProtocolError& error) {
   // nlohmann writes compact JSON as JSON.stringify does (the same escapes, keys
   // in insertion order); a message that is not UTF-8 gets U+FFFD, not a throw.
-  const nlohmann::ordered_json body = {{"code", error.entry.code},
-                                       {"category", error.entry.category},
-                                       {"retryable", error.entry.retryable},
-                                       {"recommendedAction", error.entry.recommended_action},
-                                       {"message", error.message}};
-  return body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return error_body(error).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace ssp
