@@ -54,8 +54,8 @@ Json segments_put(const Fields& params) {
   const SegmentMetadata metadata =
       wire::metadata_from_json(params.at("metadata"), params.path_of("metadata"));
   const Bytes bytes = params.bytes("bytes");
-  return Json{
-      {"record", wire::record_to_json(store_of(params)->put(metadata, bytes, params.integer("nowMs")))}};
+  const SegmentRecord record = store_of(params)->put(metadata, bytes, params.integer("nowMs"));
+  return Json{{"record", wire::record_to_json(record)}};
 }
 
 Json segments_get(const Fields& params) {

@@ -165,10 +165,12 @@ ssp::harness::SectionReport& attach_report(
                            failure.what()};
     }
   };
-  auto exercise_rules = setting("SSP_CLAIMS", [&] { return ssp::harness::exercise_rules(started); });
+  auto exercise_rules =
+      setting("SSP_CLAIMS", [&] { return ssp::harness::exercise_rules(started); });
   auto expectations = setting("SSP_EXPECTATIONS", [] {
     return ssp::harness::expectations_from_environment(all_test_names());
   });
+  // The profile's own message names SSP_PROFILE.
   const auto profile =
       setting(nullptr, [] { return ssp::harness::verdict_profile_from_environment(); });
   auto* report =
