@@ -2,7 +2,8 @@
 // driver that pushes (ssp-reference-driver and the Python candidate): a
 // malformed field of push.run, a callback answer of the wrong shape, the
 // operation cap at its boundary. Each refusal names the field, writes
-// nothing, and the driver serves the next request.
+// nothing, and the driver serves the next request. And the schema a push runs
+// under when the request carries none (ensuredSchema).
 #include <gmock/gmock.h>
 
 #include "harness/catalog/spec.hpp"
@@ -19,7 +20,7 @@ using wire::Json;
 class PushWire : public RawDriverTest {
  protected:
   void SetUp() override {
-    start("", "push-wire-test");
+    hello_ = start("", "push-wire-test");
     const Json opened = process_->call(
         "storage.open", {{"location", {{"backend", "sqlite"}, {"path", path_.string()}}},
                          {"options", {{"compatibility", "0.22"}, {"lockWaitMs", 5000}, {"hooks", false}}}});
@@ -59,6 +60,7 @@ class PushWire : public RawDriverTest {
     EXPECT_EQ(answer.value("commitSeq", Json()), Json(seq)) << answer.dump();
   }
 
+  Json hello_;
   Json storage_;
 };
 
@@ -132,6 +134,32 @@ TEST_P(PushWire, HARNESS_37_ACallbackAnswerOfTheWrongShapeIsRefusedByNameAndWrit
     EXPECT_EQ(max_seq(), 0);
   }
   expect_a_good_push_applies("k1", 1);
+}
+
+TEST_P(PushWire, HARNESS_63_APushWithoutASchemaRunsUnderTheSchemaItsStorageEnsured) {
+  harness::record_spec("Driver", "HARNESS-63");
+  ASSERT_TRUE(hello_.at("capabilities").value("ensuredSchema", false)) << hello_.dump();
+  Json params = run_params("k1", Json::array({operation()}));
+  params.erase("schema");
+  const Json applied = process_->call("push.run", params);
+  EXPECT_EQ(applied.value("status", ""), "applied") << applied.dump();
+
+  // A storage on which no ensure_schema succeeded has no table in force.
+  const Json other =
+      process_
+          ->call("storage.open",
+                 {{"location", {{"backend", "sqlite"}, {"path", path_.string()}}},
+                  {"options", {{"compatibility", "0.22"}, {"lockWaitMs", 5000}, {"hooks", false}}}})
+          .at("storage");
+  params["storage"] = other;
+  params["commit"]["clientCommitId"] = "k2";
+  const Json refused = process_->call("push.run", params);
+  EXPECT_EQ(refused.value("status", ""), "rejected") << refused.dump();
+  EXPECT_EQ(refused.at("results").at(0).value("code", ""), "sync.unknown_table") << refused.dump();
+  process_->call("storage.close", {{"storage", other}});
+
+  // A schema the request carries, as an older harness sends it, is still run.
+  expect_a_good_push_applies("k3", 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(, PushWire, ::testing::Values("reference", "python"),

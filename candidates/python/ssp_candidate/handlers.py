@@ -47,7 +47,7 @@ def hello(server, params):
     capabilities = {"backends": BACKENDS, "areas": AREAS, "hooks": hooks, "hasher": True, "readOnly": True}
     if version >= 2:
         capabilities.update({"push": True, "transactions": True, "pushHooks": hooks, "commands": True,
-                             "commandCallbacks": True, "queryAuthoritative": True,
+                             "commandCallbacks": True, "ensuredSchema": True, "queryAuthoritative": True,
                              "upstreamTables": not choices.current().renamed_tables,
                              "schemaReport": choices.current().schema_reports})
     return {

@@ -128,6 +128,9 @@ class _StorageHandle:
 
     def __init__(self, storage):
         self.storage = storage
+        # The schema of the last ensure_schema that succeeded: push.run and command.run
+        # without a "schema" run under it (ensuredSchema). None before the first success.
+        self.schema_in_force = None
 
     def close(self):
         self.storage.close()
@@ -141,8 +144,21 @@ def _open_handle(server, params, key, kind, what):
     return handle
 
 
+def _storage_handle(server, params):
+    return _open_handle(server, params, "storage", _StorageHandle, "storage")
+
+
 def _storage(server, params):
-    return _open_handle(server, params, "storage", _StorageHandle, "storage").storage
+    return _storage_handle(server, params).storage
+
+
+def _push_schema(server, params):
+    """The schema a push.run or command.run runs under: the one it carries (a harness before
+    version 2, sixth revision), else the storage's last ensured one; before any, no table."""
+    if "schema" in params:
+        return _compiled(params)
+    in_force = _storage_handle(server, params).schema_in_force
+    return in_force if in_force is not None else _compiled({"schema": {"version": 1, "tables": []}})
 
 
 def storage_open(server, params):
@@ -178,8 +194,10 @@ def _ensure_hook(server, storage):
 
 
 def storage_ensure_schema(server, params):
-    storage = _storage(server, params)
-    report = storage.ensure_schema(_compiled(params), hook=_ensure_hook(server, storage))
+    handle = _storage_handle(server, params)
+    schema = _compiled(params)
+    report = handle.storage.ensure_schema(schema, hook=_ensure_hook(server, handle.storage))
+    handle.schema_in_force = schema
     # --no-schema-report: the schema is in force, and nothing more is said.
     return report if choices.current().schema_reports else {}
 
@@ -494,7 +512,7 @@ def _cache_identity(params):
 
 def push_run(server, params):
     storage = _storage(server, params)
-    schema = _compiled(params)
+    schema = _push_schema(server, params)
     actor = _actor(params)
     raw_commit = field(params, "commit", dict)
     commit = {"clientId": _text_field(raw_commit, "clientId"), "clientCommitId": _text_field(raw_commit, "clientCommitId"),
@@ -541,7 +559,7 @@ def command_run(server, params):
     """A registered remote command: ``command`` registered under ``request.operationId``
     (nothing when null), with an ``authorize`` answering ``authorized``."""
     storage = _storage(server, params)
-    schema = _compiled(params)
+    schema = _push_schema(server, params)
     actor = _actor(params)
     raw_request = field(params, "request", dict)
     request = CommandRequest(text(field(raw_request, "operationId"), "request.operationId"),

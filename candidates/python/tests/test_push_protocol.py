@@ -58,9 +58,11 @@ class PushProtocolTest(unittest.TestCase):
         self.driver.close()
         self.dir.cleanup()
 
-    def push(self, key, operations, callbacks=None, allowed=ALL, client="client-1"):
+    def push(self, key, operations, callbacks=None, allowed=ALL, client="client-1", schema=SCHEMA, storage=None):
+        """push.run; ``schema=None`` sends none, as a harness does to an ensuredSchema driver."""
         self.identities += 1
-        return self.driver.call("push.run", storage=self.storage, schema=SCHEMA,
+        carried = {} if schema is None else {"schema": schema}
+        return self.driver.call("push.run", storage=storage or self.storage, **carried,
                                 actor={"partition": "acme", "actorId": "user-1", "allowedScopes": allowed},
                                 commit={"clientId": client, "clientCommitId": key, "operations": operations},
                                 nowMs=1000 + self.identities, maxOperationsPerRequest=500,
@@ -80,6 +82,26 @@ class PushProtocolTest(unittest.TestCase):
             self.assertNotIn("push", hello["capabilities"])
         finally:
             driver.close()
+
+    def test_a_push_without_a_schema_runs_under_the_ensured_one(self):
+        hello = Driver()
+        try:
+            capabilities = hello.call("hello", protocol=2, harness="t")["result"]["capabilities"]
+            self.assertTrue(capabilities["ensuredSchema"])
+        finally:
+            hello.close()
+        self.assertEqual(self.push("k1", [upsert("tasks", "t1", task("t1", "p1"))], schema=None)["result"]["status"],
+                         "applied")
+        # A storage on which no ensure_schema succeeded has no table in force.
+        other = self.driver.call("storage.open", location={"backend": "sqlite", "path": self.path},
+                                 options={"compatibility": "0.22", "lockWaitMs": 2000, "hooks": False})
+        other = other["result"]["storage"]
+        try:
+            refused = self.push("k2", [upsert("tasks", "t2", task("t2", "p1"))], schema=None, storage=other)["result"]
+            self.assertEqual(refused["status"], "rejected")
+            self.assertEqual(refused["results"][0]["code"], "sync.unknown_table")
+        finally:
+            self.driver.call("storage.close", storage=other)
 
     def test_applied_then_cached_with_dense_seqs_and_the_log(self):
         first = self.push("k1", [upsert("tasks", "t1", task("t1", "p1"))])["result"]

@@ -10,9 +10,8 @@
  */
 import { badRequest, ProtocolError, upstreamCall } from './errors';
 import type { Method } from './protocol';
-import { observedStorage, requestContext } from './push';
+import { observedStorage, pushSchema, requestContext } from './push';
 import type { CommitReaders } from './push-readers';
-import { serverSchemaFromWire } from './schema-json';
 import { recordsToWire } from './stored';
 import type { Storages } from './storages';
 import { boolean, isObject, nullableText, object, type Params, text } from './wire';
@@ -78,8 +77,7 @@ export function commandMethods(storages: Storages, readers: CommitReaders): Map<
       // names an operation the registry lacks, and upstream refuses the empty id first.
       operationId === '' ? [] : registered,
     );
-    const serverSchema = serverSchemaFromWire(object(params, 'schema'));
-    const compiled = await upstreamCall(() => upstream.compileSchema(serverSchema));
+    const { serverSchema, compiled } = await pushSchema(params, entry, upstream);
     const actor = object(params, 'actor');
     let minted = false;
     const ctx = requestContext(params, call, readers, entry.storage, compiled, serverSchema, upstream);

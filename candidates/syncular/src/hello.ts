@@ -52,6 +52,9 @@ export function helloMethod(served: Served): Method {
               // operations.ts runs a command's commit through push.ts with the request's
               // validators and notifier, as REMOTE §3 says.
               commandCallbacks: true,
+              // push.run and command.run run under the schema ensure_schema compiled, as a
+              // host's pushes run under its configuration: the harness sends none.
+              ensuredSchema: true,
               queryAuthoritative: false,
               // D1's pushes are serialized outside the database: coordinator.waiting says who waits.
               ...(d1 ? { coordinator: true } : {}),

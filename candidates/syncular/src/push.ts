@@ -20,7 +20,7 @@ import { refuseRequest } from './push-request';
 import { type CommitReaders, readerMethods } from './push-readers';
 import { serverSchemaFromWire } from './schema-json';
 import { changeToWire, recordsToWire } from './stored';
-import type { Storages } from './storages';
+import type { OpenStorage, Storages } from './storages';
 import { commitValidator, rowValidator } from './validators';
 import { boolean, bytes, integer, isObject, object, type Params, text, textValue } from './wire';
 import { setOwn } from './own-keys';
@@ -143,6 +143,25 @@ export function requestContext(
   };
 }
 
+/**
+ * The schema a push.run or command.run runs under (capability `ensuredSchema`): the one the
+ * request carries (a harness before version 2, sixth revision), else the one the storage's last
+ * successful ensure_schema compiled, as a host pushes under its configuration; before any, a
+ * schema with no table.
+ */
+export async function pushSchema(
+  params: Params,
+  entry: OpenStorage,
+  upstream: Params,
+): Promise<{ serverSchema: Params; compiled: Params }> {
+  if (params.schema === undefined && entry.serverSchema !== undefined) {
+    return { serverSchema: entry.serverSchema, compiled: entry.compiled };
+  }
+  const serverSchema =
+    params.schema === undefined ? { version: 1, tables: [] } : serverSchemaFromWire(object(params, 'schema'));
+  return { serverSchema, compiled: await upstreamCall(() => upstream.compileSchema(serverSchema)) };
+}
+
 export function pushMethods(storages: Storages, readers: CommitReaders): Map<string, Method> {
   const upstream = storages.upstream;
 
@@ -153,8 +172,7 @@ export function pushMethods(storages: Storages, readers: CommitReaders): Map<str
     const clientCommitId = text(commit, 'clientCommitId');
     const operations = operationsFromWire(commit);
     refuseRequest({ clientId, clientCommitId, operations }, integer(params, 'maxOperationsPerRequest'), upstream.REMOTE_COMMAND_CLIENT_ID_PREFIX);
-    const serverSchema = serverSchemaFromWire(object(params, 'schema'));
-    const compiled = await upstreamCall(() => upstream.compileSchema(serverSchema));
+    const { serverSchema, compiled } = await pushSchema(params, entry, upstream);
     const ctx = requestContext(params, call, readers, entry.storage, compiled, serverSchema, upstream);
     // A D1 storage's push runs in its partition's queue, as a Durable Object takes it.
     const processed = await entry.serialize(ctx.partition as string, () =>

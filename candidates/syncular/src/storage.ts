@@ -29,13 +29,14 @@ export function storageMethods(storages: Storages): Map<string, Method> {
   // (capability `schemaReport: false`), so the answer is `{}`.
   const ensureSchema: Method = async (params) => {
     const entry = storages.get(params);
-    const { compiled } = compileWireSchema(upstream, object(params, 'schema'));
+    const { serverSchema, compiled } = compileWireSchema(upstream, object(params, 'schema'));
     try {
       await entry.storage.ensureSchema(compiled);
     } catch (error) {
       throw ensureSchemaError(error);
     }
     entry.compiled = compiled;
+    entry.serverSchema = serverSchema;
     return {};
   };
 

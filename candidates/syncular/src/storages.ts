@@ -25,6 +25,11 @@ export interface OpenStorage {
   /** The `CompiledSchema` of the last successful ensure_schema (its tables are the ones served). */
   // biome-ignore lint/suspicious/noExplicitAny: upstream object
   compiled: any;
+  /**
+   * The `ServerSchema` that ensure_schema compiled: push.run and command.run without a
+   * `schema` run under it (capability `ensuredSchema`), as a host pushes under its configuration.
+   */
+  serverSchema: Params | undefined;
   /** Open transactions of this storage: handle → upstream `StorageTransaction`. */
   // biome-ignore lint/suspicious/noExplicitAny: upstream object
   readonly transactions: Map<number, any>;
@@ -87,6 +92,7 @@ export class Storages {
         storage,
         query: async (sql, params) => db.native.query(sql).all(...(params as never[])),
         compiled: undefined,
+        serverSchema: undefined,
         transactions: new Map(),
         close: async () => db.close(),
       };
@@ -112,6 +118,7 @@ export class Storages {
         storage,
         query: async (sql, params) => db.db.query(sql).all(...(params as never[])) as Record<string, unknown>[],
         compiled: undefined,
+        serverSchema: undefined,
         transactions: new Map(),
         close: async () => {
           coordinator.close();
@@ -141,6 +148,7 @@ export class Storages {
       storage,
       query: async (text, params) => (await exec.query(text, params)).rows,
       compiled: undefined,
+      serverSchema: undefined,
       transactions: new Map(),
       close: () => exec.close(),
     };

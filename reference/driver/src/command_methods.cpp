@@ -12,7 +12,7 @@
 namespace ssp::driver {
 
 Json run_command_request(const Fields& params, storage::ServerStorage& storage) {
-  const storage::CompiledSchema schema = compiled_schema_of(params);
+  const storage::CompiledSchema schema = push_schema_of(params);
   const push::PushActor actor =
       wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
   const Fields request_fields = params.object("request");

@@ -93,6 +93,11 @@ std::shared_ptr<storage::ServerStorage> server_storage_of(const Fields& params);
 // The schema JSON of params.schema, compiled: the harness sends compiled
 // schemas, so materialize is explicit for every table.
 storage::CompiledSchema compiled_schema_of(const Fields& params);
+// The schema a push.run or command.run runs under: params.schema when the
+// request carries one (a harness before version 2, sixth revision), else the
+// schema of the storage's last successful storage.ensure_schema, none before
+// it (a schema with no table).
+storage::CompiledSchema push_schema_of(const Fields& params);
 // The push options of a push.run request (push_methods.cpp): what
 // carried_push_options reads, and its cap.
 push::PushOptions push_options_of(const Fields& params);

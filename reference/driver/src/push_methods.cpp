@@ -140,7 +140,7 @@ Json run_push_request(const Fields& params, const push::PushOptions& options) {
 
 Json run_push_request(const Fields& params, const push::PushOptions& options,
                       storage::ServerStorage& storage) {
-  const storage::CompiledSchema schema = compiled_schema_of(params);
+  const storage::CompiledSchema schema = push_schema_of(params);
   const push::PushActor actor =
       wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
   const push::PushCommit commit =

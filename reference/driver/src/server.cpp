@@ -37,6 +37,7 @@ Json hello(const DriverSwitches& switches, const Fields& params) {
         {"pushHooks", pushes && switches.hooks},
         {"commands", pushes && switches.commands},
         {"commandCallbacks", pushes && switches.commands},
+        {"ensuredSchema", pushes},
         {"queryAuthoritative", pushes},
         {"upstreamTables", pushes}}}};
 }

@@ -1,5 +1,8 @@
 // storage.* (docs/driver-protocol.md, "storage") over the reference's server
 // storage on SQLite and PostgreSQL.
+#include <map>
+#include <mutex>
+
 #include "location.hpp"
 #include "methods.hpp"
 #include "ssp/errors/errors.hpp"
@@ -44,8 +47,43 @@ Json storage_open(const Fields& params) {
   return Json{{"storage", server_storages().add(std::move(opened))}};
 }
 
+// The schema of each storage's last successful ensure_schema, by handle:
+// push.run and command.run without a "schema" run under it (capability
+// ensuredSchema), as a server pushes under the schema it brought its
+// database to.
+class SchemasInForce {
+ public:
+  void set(std::int64_t handle, storage::CompiledSchema schema) {
+    std::lock_guard lock(mutex_);
+    schemas_.insert_or_assign(handle, std::move(schema));
+  }
+  // Before any success, a schema with no table.
+  storage::CompiledSchema get(std::int64_t handle) const {
+    std::lock_guard lock(mutex_);
+    const auto found = schemas_.find(handle);
+    return found == schemas_.end() ? storage::CompiledSchema{} : found->second;
+  }
+  void remove(std::int64_t handle) {
+    std::lock_guard lock(mutex_);
+    schemas_.erase(handle);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::int64_t, storage::CompiledSchema> schemas_;
+};
+
+SchemasInForce& schemas_in_force() {
+  static SchemasInForce schemas;
+  return schemas;
+}
+
 Json storage_ensure_schema(const Fields& params) {
-  return wire::schema_report_to_json(server_storage_of(params)->ensure_schema(compiled_schema_of(params)));
+  storage::CompiledSchema schema = compiled_schema_of(params);
+  const Json report =
+      wire::schema_report_to_json(server_storage_of(params)->ensure_schema(schema));
+  schemas_in_force().set(params.integer("storage"), std::move(schema));
+  return report;
 }
 
 Json storage_preview_schema(const Fields& params) {
@@ -102,6 +140,7 @@ Json storage_query_authoritative(const Fields& params) {
 Json storage_close(const Fields& params) {
   const std::int64_t handle = params.integer("storage");
   close_transactions_of(handle);
+  schemas_in_force().remove(handle);
   server_storages().remove(handle);
   return Json::object();
 }
@@ -119,6 +158,11 @@ std::shared_ptr<storage::ServerStorage> server_storage_of(const Fields& params) 
 
 storage::CompiledSchema compiled_schema_of(const Fields& params) {
   return storage::compile_schema(storage::parse_schema_value(params.at("schema")));
+}
+
+storage::CompiledSchema push_schema_of(const Fields& params) {
+  if (params.has("schema")) return compiled_schema_of(params);
+  return schemas_in_force().get(params.integer("storage"));
 }
 
 void add_storage_methods(MethodTable& table) {

@@ -63,7 +63,7 @@ Json commits_before_validating(const Fields& params) {
   const auto validators = std::move(options.row_validators);
   options.row_validators.clear();
   const Json answer = run_push_request(params, options);
-  const storage::CompiledSchema schema = compiled_schema_of(params);
+  const storage::CompiledSchema schema = push_schema_of(params);
   const push::PushActor actor =
       wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
   for (const auto& op : wire::push_commit_from_json(params.at("commit"), "commit").operations) {
