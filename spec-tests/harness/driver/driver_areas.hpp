@@ -14,6 +14,7 @@
 #include "harness/areas/schema_area.hpp"
 #include "harness/areas/scope_area.hpp"
 #include "harness/areas/signed_url_area.hpp"
+#include "harness/driver/driver_hello.hpp"
 #include "harness/driver/driver_process.hpp"
 
 namespace ssp::harness {
@@ -31,14 +32,14 @@ std::unique_ptr<SignedUrlArea> make_driver_signed_url_area(DriverProcess& sessio
 std::unique_ptr<DownloadArea> make_driver_download_area();
 // push.run goes to the process of the storage it pushes to, which must be one
 // the driver opened (else HarnessError). A hook is refused as a HarnessError
-// unless the hello advertised pushHooks.
-std::unique_ptr<PushArea> make_driver_push_area(bool hooks_advertised);
+// unless `hello` advertised pushHooks. The schema travels as `hello` says
+// (push/push_schema_param.hpp).
+std::unique_ptr<PushArea> make_driver_push_area(const DriverHello& hello);
 
 // command.run goes, like push.run, to the process of the storage; the
 // declared command travels as data (wire/declared_command.hpp). A hook, a
-// validator or a notifier is refused as a HarnessError unless the hello
+// validator or a notifier is refused as a HarnessError unless `hello`
 // advertised pushHooks, or commandCallbacks.
-std::unique_ptr<CommandArea> make_driver_command_area(bool hooks_advertised,
-                                                     bool callbacks_advertised);
+std::unique_ptr<CommandArea> make_driver_command_area(const DriverHello& hello);
 
 }  // namespace ssp::harness

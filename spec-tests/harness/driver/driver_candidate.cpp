@@ -174,9 +174,8 @@ class DriverCandidate final : public Candidate {
   const std::unique_ptr<SignedUrlArea> signed_urls_ = make_driver_signed_url_area(*session_);
   const std::unique_ptr<ErrorCatalogArea> error_catalog_ =
       make_driver_error_catalog_area(*session_);
-  const std::unique_ptr<PushArea> push_ = make_driver_push_area(hello_.push_hooks);
-  const std::unique_ptr<CommandArea> commands_ =
-      make_driver_command_area(hello_.push_hooks, hello_.command_callbacks);
+  const std::unique_ptr<PushArea> push_ = make_driver_push_area(hello_);
+  const std::unique_ptr<CommandArea> commands_ = make_driver_command_area(hello_);
 };
 
 }  // namespace

@@ -47,6 +47,7 @@ DriverHello read_hello(const wire::Json& answer, std::int64_t asked) {
       hello.upstream_tables = optional_flag(capabilities, "upstreamTables");
       hello.coordinator = optional_flag(capabilities, "coordinator");
       hello.command_callbacks = optional_flag(capabilities, "commandCallbacks");
+      hello.ensured_schema = optional_flag(capabilities, "ensuredSchema");
       hello.schema_reports =
           !capabilities.has("schemaReport") || capabilities.boolean("schemaReport");
     }

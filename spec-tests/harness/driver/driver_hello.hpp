@@ -31,6 +31,10 @@ struct DriverHello {
   // "commandCallbacks": command.run calls the validators and the notifier
   // it is sent with, as push.run does (version 2, fifth revision).
   bool command_callbacks = false;
+  // "ensuredSchema": push.run and command.run run under the schema of the
+  // storage's last successful storage.ensure_schema, so the harness sends
+  // them none (version 2, sixth revision).
+  bool ensured_schema = false;
   // "schemaReport": absent means true, as every driver answered a report
   // before the field existed (version 2, third revision).
   bool schema_reports = true;

@@ -1,5 +1,6 @@
 #include "harness/driver/driver_server_storage.hpp"
 
+#include <mutex>
 #include <vector>
 
 #include "harness/driver/driver_handle.hpp"
@@ -35,7 +36,15 @@ class DriverServerStorage final : public storage::ServerStorage {
   DriverHandle& handle() { return *handle_; }
 
   storage::SchemaReport ensure_schema(const storage::CompiledSchema& schema) override {
-    return startup("ensure_schema", schema);
+    storage::SchemaReport report = startup("ensure_schema", schema);
+    std::lock_guard lock(in_force_mutex_);
+    in_force_ = schema;
+    return report;
+  }
+
+  std::optional<storage::CompiledSchema> schema_in_force() const {
+    std::lock_guard lock(in_force_mutex_);
+    return in_force_;
   }
 
   storage::SchemaReport preview_schema(const storage::CompiledSchema& schema) override {
@@ -180,6 +189,9 @@ class DriverServerStorage final : public storage::ServerStorage {
   const bool schema_reports_;  // the driver's hello "schemaReport"
   // Shared with the transactions it began (driver_push_transaction.hpp).
   const std::shared_ptr<DriverHandle> handle_;
+  // The schema of the last ensure_schema the driver answered with success.
+  mutable std::mutex in_force_mutex_;
+  std::optional<storage::CompiledSchema> in_force_;
 };
 
 }  // namespace
@@ -187,6 +199,12 @@ class DriverServerStorage final : public storage::ServerStorage {
 DriverHandle* driver_storage_handle(storage::ServerStorage& storage) {
   auto* ours = dynamic_cast<DriverServerStorage*>(&storage);
   return ours != nullptr ? &ours->handle() : nullptr;
+}
+
+std::optional<storage::CompiledSchema> driver_storage_schema_in_force(
+    storage::ServerStorage& storage) {
+  auto* ours = dynamic_cast<DriverServerStorage*>(&storage);
+  return ours != nullptr ? ours->schema_in_force() : std::nullopt;
 }
 
 std::unique_ptr<storage::ServerStorage> open_driver_server_storage(

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "harness/candidate/backend.hpp"
@@ -25,5 +26,12 @@ std::unique_ptr<storage::ServerStorage> open_driver_server_storage(
 // The handle of `storage` when open_driver_server_storage opened it, else
 // nullptr (a storage of another candidate, or a test's decorator).
 DriverHandle* driver_storage_handle(storage::ServerStorage& storage);
+
+// The schema of the last ensure_schema that succeeded on `storage` when
+// open_driver_server_storage opened it: the schema a driver that declares
+// ensuredSchema runs its pushes under. Nothing before the first success, or
+// for a storage of another candidate.
+std::optional<storage::CompiledSchema> driver_storage_schema_in_force(
+    storage::ServerStorage& storage);
 
 }  // namespace ssp::harness

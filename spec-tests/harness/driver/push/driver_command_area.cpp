@@ -6,6 +6,7 @@
 #include "harness/driver/driver_server_storage.hpp"
 #include "harness/driver/push/push_callbacks.hpp"
 #include "harness/driver/push/push_hook_trail.hpp"
+#include "harness/driver/push/push_schema_param.hpp"
 #include "harness/errors/driver_error.hpp"
 #include "harness/errors/harness_error.hpp"
 #include "wire/push_values.hpp"
@@ -20,8 +21,10 @@ constexpr std::string_view kCommandRun = "command.run";
 
 class DriverCommandArea final : public CommandArea {
  public:
-  DriverCommandArea(bool hooks_advertised, bool callbacks_advertised)
-      : hooks_advertised_(hooks_advertised), callbacks_advertised_(callbacks_advertised) {}
+  DriverCommandArea(bool hooks_advertised, bool callbacks_advertised, bool ensured_schema)
+      : hooks_advertised_(hooks_advertised),
+        callbacks_advertised_(callbacks_advertised),
+        ensured_schema_(ensured_schema) {}
 
   push::PushAnswer command(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
                            const push::PushActor& actor, const push::CommandRequest& request,
@@ -46,8 +49,7 @@ class DriverCommandArea final : public CommandArea {
     // A driver of an earlier revision is sent what it was sent then: the hooks.
     Json callbacks = push_callbacks_to_json(options);
     if (!callbacks_advertised_) callbacks = Json{{"hooks", callbacks.at("hooks")}};
-    Json params{{"schema", wire::compiled_schema_to_json(schema)},
-                {"actor", wire::push_actor_to_json(actor)},
+    Json params{{"actor", wire::push_actor_to_json(actor)},
                 {"request",
                  {{"operationId", request.operation_id},
                   {"clientId", request.client_id},
@@ -58,6 +60,7 @@ class DriverCommandArea final : public CommandArea {
                 {"cacheIdentity",
                  options.new_cache_identity ? Json(options.new_cache_identity()) : Json()},
                 {"callbacks", std::move(callbacks)}};
+    add_push_schema(params, method, storage, schema, ensured_schema_);
     HookTrail trail(method);
     const auto on_callback = [&](const std::string& name, const wire::Fields& params) -> Json {
       return answer_push_callback(method, name, params, *handle, options, trail);
@@ -72,13 +75,14 @@ class DriverCommandArea final : public CommandArea {
  private:
   const bool hooks_advertised_;
   const bool callbacks_advertised_;
+  const bool ensured_schema_;  // the hello's ensuredSchema
 };
 
 }  // namespace
 
-std::unique_ptr<CommandArea> make_driver_command_area(bool hooks_advertised,
-                                                     bool callbacks_advertised) {
-  return std::make_unique<DriverCommandArea>(hooks_advertised, callbacks_advertised);
+std::unique_ptr<CommandArea> make_driver_command_area(const DriverHello& hello) {
+  return std::make_unique<DriverCommandArea>(hello.push_hooks, hello.command_callbacks,
+                                             hello.ensured_schema);
 }
 
 }  // namespace ssp::harness

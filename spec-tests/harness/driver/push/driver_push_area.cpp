@@ -6,6 +6,7 @@
 #include "harness/driver/driver_server_storage.hpp"
 #include "harness/driver/push/push_callbacks.hpp"
 #include "harness/driver/push/push_hook_trail.hpp"
+#include "harness/driver/push/push_schema_param.hpp"
 #include "harness/errors/driver_error.hpp"
 #include "harness/errors/harness_error.hpp"
 #include "wire/push_values.hpp"
@@ -20,7 +21,8 @@ constexpr std::string_view kPushRun = "push.run";
 
 class DriverPushArea final : public PushArea {
  public:
-  explicit DriverPushArea(bool hooks_advertised) : hooks_advertised_(hooks_advertised) {}
+  DriverPushArea(bool hooks_advertised, bool ensured_schema)
+      : hooks_advertised_(hooks_advertised), ensured_schema_(ensured_schema) {}
 
   push::PushAnswer push(storage::ServerStorage& storage, const storage::CompiledSchema& schema,
                         const push::PushActor& actor, const push::PushCommit& commit,
@@ -40,8 +42,9 @@ class DriverPushArea final : public PushArea {
     const auto on_callback = [&](const std::string& name, const wire::Fields& params) -> Json {
       return answer_push_callback(std::string(kPushRun), name, params, *handle, options, trail);
     };
-    const Json result = handle->call_method(
-        std::string(kPushRun), run_params(schema, actor, commit, options), on_callback);
+    Json params = run_params(actor, commit, options);
+    add_push_schema(params, std::string(kPushRun), storage, schema, ensured_schema_);
+    const Json result = handle->call_method(std::string(kPushRun), std::move(params), on_callback);
     const push::PushAnswer answer = decode_answer(
         std::string(kPushRun), [&] { return wire::push_answer_from_json(result, "result"); });
     if (options.hook) trail.check(answer);
@@ -51,10 +54,9 @@ class DriverPushArea final : public PushArea {
  private:
   // The clock and the cache identity are read once per push, here: the
   // protocol carries their values (docs/driver-protocol.md, push.run).
-  static Json run_params(const storage::CompiledSchema& schema, const push::PushActor& actor,
-                         const push::PushCommit& commit, const push::PushOptions& options) {
-    return Json{{"schema", wire::compiled_schema_to_json(schema)},
-                {"actor", wire::push_actor_to_json(actor)},
+  static Json run_params(const push::PushActor& actor, const push::PushCommit& commit,
+                         const push::PushOptions& options) {
+    return Json{{"actor", wire::push_actor_to_json(actor)},
                 {"commit", wire::push_commit_to_json(commit)},
                 {"nowMs", options.clock()},
                 {"maxOperationsPerRequest", options.max_operations_per_request},
@@ -64,12 +66,13 @@ class DriverPushArea final : public PushArea {
   }
 
   const bool hooks_advertised_;
+  const bool ensured_schema_;  // the hello's ensuredSchema
 };
 
 }  // namespace
 
-std::unique_ptr<PushArea> make_driver_push_area(bool hooks_advertised) {
-  return std::make_unique<DriverPushArea>(hooks_advertised);
+std::unique_ptr<PushArea> make_driver_push_area(const DriverHello& hello) {
+  return std::make_unique<DriverPushArea>(hello.push_hooks, hello.ensured_schema);
 }
 
 }  // namespace ssp::harness
