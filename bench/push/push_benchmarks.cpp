@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/interleaved_pairs.hpp"
+#include "applied_answer.hpp"
 #include "common/payload.hpp"
 #include "relay/postgres_relay.hpp"
 #include "push_workload.hpp"
@@ -17,42 +18,6 @@ namespace {
 std::shared_ptr<PushSite> join_push_site(benchmark::State& state, SharedPushSite& sites,
                                          BenchBackend backend, const BenchConfig& config) {
   return sites.join(state.threads(), [&] { return make_push_site(backend, config); });
-}
-
-// What is wrong with `answer` to `commit`, or nothing when it is applied as
-// the benchmark requires.
-std::optional<std::string> not_applied(const push::PushAnswer& answer,
-                                       const push::PushCommit& commit,
-                                       std::int64_t previous_seq) {
-  std::string problem = commit.client_id;
-  problem += ' ';
-  problem += commit.client_commit_id;
-  if (answer.status != push::PushAnswerStatus::applied) {
-    problem += answer.status == push::PushAnswerStatus::cached ? " answered cached"
-                                                               : " answered rejected";
-    if (!answer.results.empty()) {
-      problem += ": ";
-      problem += answer.results.front().code;
-      problem += ' ';
-      problem += answer.results.front().message;
-    }
-    return problem;
-  }
-  if (!answer.commit_seq || *answer.commit_seq <= previous_seq) {
-    problem += " was applied without a commit seq above the thread's previous one";
-    return problem;
-  }
-  if (answer.results.size() != commit.operations.size()) {
-    problem += " was applied without one record per operation";
-    return problem;
-  }
-  for (const push::OperationResult& record : answer.results) {
-    if (record.status != push::OperationStatus::applied) {
-      problem += " was applied with an operation that was not";
-      return problem;
-    }
-  }
-  return std::nullopt;
 }
 
 std::uint64_t rows_checksum(const push::PushCommit& commit) {
