@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "driver/driver_push_pairs.hpp"
 #include "push/push_benchmarks.hpp"
 #include "segments/benchmarks.hpp"
 
@@ -227,6 +228,13 @@ void register_pushes(BenchBackend backend, const BenchConfig& config) {
         prefix + "/push_paired" + suffix,
         [=, &config](benchmark::State& state) {
           bench_push_paired(state, backend, operations, config);
+        },
+        Clock::real, config)
+        ->Iterations(config.fixed_iterations.value_or(kPushFloorPairs));
+    add(
+        prefix + "/push_driver_paired" + suffix,
+        [=, &config](benchmark::State& state) {
+          bench_driver_push_pairs(state, backend, operations, config);
         },
         Clock::real, config)
         ->Iterations(config.fixed_iterations.value_or(kPushFloorPairs));

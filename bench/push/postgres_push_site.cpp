@@ -215,6 +215,10 @@ class PostgresPushSite final : public PushSite {
     return storage;
   }
 
+  PushStoragePlace storage_place() const override {
+    return {BenchBackend::postgres, {}, dsn_, schemas_.measured()};
+  }
+
   std::unique_ptr<PushFloorDatabase> open_floor() override {
     return std::make_unique<PostgresPushFloor>(dsn_, schemas_.floor());
   }

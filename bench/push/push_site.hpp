@@ -15,6 +15,15 @@
 
 namespace ssp::bench {
 
+// Where a site's server storage lives, for a process that opens it itself
+// (the driver benchmarks): a SQLite file, or a schema of a PostgreSQL server.
+struct PushStoragePlace {
+  BenchBackend backend;
+  std::string sqlite_path;  // sqlite
+  std::string dsn;          // postgres
+  std::string schema;       // postgres
+};
+
 class PushSite {
  public:
   virtual ~PushSite() = default;
@@ -26,6 +35,9 @@ class PushSite {
   // has succeeded. Safe to call from several threads at once: the site made
   // the tables when it was created.
   virtual std::unique_ptr<storage::ServerStorage> open_storage() = 0;
+
+  // Where open_storage's storage lives; its tables exist.
+  virtual PushStoragePlace storage_place() const = 0;
 
   // The push floor on a connection of its own.
   virtual std::unique_ptr<PushFloorDatabase> open_floor() = 0;

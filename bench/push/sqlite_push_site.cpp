@@ -278,10 +278,13 @@ class SqlitePushSite final : public PushSite {
   }
 
   std::unique_ptr<storage::ServerStorage> open_storage() override {
-    auto storage =
-        storage::open_sqlite_server_storage((directory_ / "server.db").string(), {}, {durability_});
+    auto storage = storage::open_sqlite_server_storage(storage_path(), {}, {durability_});
     storage->ensure_schema(schema());
     return storage;
+  }
+
+  PushStoragePlace storage_place() const override {
+    return {BenchBackend::sqlite, storage_path(), {}, {}};
   }
 
   std::unique_ptr<PushRowsFloor> open_rows_floor() override {
@@ -294,6 +297,7 @@ class SqlitePushSite final : public PushSite {
   }
 
  private:
+  std::string storage_path() const { return (directory_ / "server.db").string(); }
   std::string rows_floor_path() const { return (directory_ / "push-rows-floor.db").string(); }
 
   std::filesystem::path directory_;
