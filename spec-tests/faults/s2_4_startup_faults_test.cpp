@@ -13,6 +13,7 @@
 #include "relay/postgres_relay.hpp"
 #include "harness/errors/candidate_killed.hpp"
 #include "harness/faults/fault_plan.hpp"
+#include "harness/faults/fault_plan_tests.hpp"
 #include "harness/faults/fault_sweep.hpp"
 #include "harness/faults/round_trip_cuts.hpp"
 #include "harness/faults/startup_points.hpp"
@@ -54,11 +55,10 @@ class StartupFaults : public StorageTest {
     hooks_ = optional_grant(candidate(), Capability::hooks);
   }
 
-  // Plays plan `name`: a clean startup of a database of its own names the
+  // Plays `plan`: a clean startup of a database of its own names the
   // points and the marker a migration writes, then every chosen point faults
   // the startup of another such database.
-  void play(const std::string& name) {
-    const FaultPlan plan = load_fault_plan(fault_plans_directory(), name);
+  void play(const FaultPlan& plan) {
     if (const auto why = unplayable_check(plan, startup_checks_played_for(plan.fault))) {
       FAIL() << *why;
     }
@@ -241,27 +241,30 @@ class StartupFaults : public StorageTest {
   std::string migrated_marker_;                      // what the clean startup's marker became
   std::string migrated_state_;  // dump_all_tables of the clean startup's database, migrated
 };
-SSP_SQL_BACKENDS(StartupFaults);
 
-TEST_P(StartupFaults, FAULT_8_AStartupKilledAtAnyEnsureHookLeavesTheOldLayoutThenMigrates) {
-  record_spec("§2.4", "FAULT-8");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::process_kill);
-  play("KillStartup");
-}
+// Last in the suite, so that the cut sweep has run: the startups among it
+// that never answered.
+class StartupSilenceJudge final : public StartupFaults {
+ public:
+  explicit StartupSilenceJudge(Backend backend) { made_for(backend); }
+  void TestBody() override;
+};
 
-TEST_P(StartupFaults, FAULT_9_AStartupWhoseConnectionIsCutLeavesTheOldLayoutOrTheNewThenCompletes) {
-  record_spec("§2.4", "FAULT-9");
-  play("CutStartup");
-}
-
-// Last in the suite, so that the cut sweep above has run: the startups
-// among it that never answered.
-TEST_P(StartupFaults, FAULT_13_AFaultedStartupNeverHangs) {
+void StartupSilenceJudge::TestBody() {
   record_spec("§2.4", "FAULT-13");
   const SilenceVerdict verdict = judge_silences({"cut_startup.plan"}, backend(), "FAULT-9");
   if (verdict.skip) GTEST_SKIP() << *verdict.skip;
   if (verdict.failure) ADD_FAILURE() << *verdict.failure;
 }
+
+// The plans of storage.ensure, then the judge of their sweeps.
+[[maybe_unused]] const bool kStartupPlansRegistered = defer_fault_plan_tests(
+    "StartupFaults", {"storage.ensure"},
+    [](const FaultPlan& plan, Backend backend) -> ::testing::Test* {
+      return new FaultPlanTest<StartupFaults>(plan, backend);
+    },
+    {{"FAULT_13_AFaultedStartupNeverHangs",
+      [](Backend backend) -> ::testing::Test* { return new StartupSilenceJudge(backend); }}});
 
 }  // namespace
 }  // namespace ssp::harness

@@ -15,6 +15,7 @@
 
 #include "harness/errors/candidate_killed.hpp"
 #include "harness/faults/fault_plan.hpp"
+#include "harness/faults/fault_plan_tests.hpp"
 #include "harness/faults/fault_sweep.hpp"
 #include "harness/faults/segment_put_points.hpp"
 #include "harness/fixtures/segment_fixtures.hpp"
@@ -43,11 +44,10 @@ class SegmentPutFaults : public SegmentStoreTest {
     kill_ = optional_grant(candidate(), Capability::process_kill);
   }
 
-  // Plays plan `name`: the bytes are published once (digest-a), a clean put
+  // Plays `plan`: the bytes are published once (digest-a), a clean put
   // publishes them again (digest-clean) and lists the points, then every
   // chosen point faults a put of a publication of its own (digest-r).
-  void play(const std::string& name) {
-    const FaultPlan plan = load_fault_plan(fault_plans_directory(), name);
+  void play(const FaultPlan& plan) {
     if (const auto why = unplayable_check(plan, checks_played_for(plan.fault))) FAIL() << *why;
     const Bytes bytes = payload("faulted");
     expected_ = {"digest-a"};
@@ -158,19 +158,13 @@ class SegmentPutFaults : public SegmentStoreTest {
   std::optional<CapabilityGrant> kill_;
   std::set<std::string> expected_;  // the digests published so far
 };
-INSTANTIATE_TEST_SUITE_P(, SegmentPutFaults, ::testing::Values(Backend::sqlite, Backend::postgres),
-                         backend_param_name);
 
-TEST_P(SegmentPutFaults, FAULT_7_ASegmentPutKilledAtAnyCallbackLeavesTheStoreAsItWasThenPublishes) {
-  record_spec("§5.1", "FAULT-7");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::process_kill);
-  play("KillSegmentPut");
-}
-
-TEST_P(SegmentPutFaults, FAULT_14_ASegmentPutWhoseAnswerIsLostIsFoundPublishedThenPutOnce) {
-  record_spec("§5.1", "FAULT-14");
-  play("LoseSegmentPutAnswer");
-}
+// The plans of segments.put.
+[[maybe_unused]] const bool kSegmentPutPlansRegistered = defer_fault_plan_tests(
+    "SegmentPutFaults", {"segments.put"},
+    [](const FaultPlan& plan, Backend backend) -> ::testing::Test* {
+      return new FaultPlanTest<SegmentPutFaults>(plan, backend);
+    });
 
 }  // namespace
 }  // namespace ssp::harness

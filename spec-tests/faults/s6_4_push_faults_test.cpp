@@ -23,6 +23,7 @@
 #include "relay/postgres_relay.hpp"
 #include "harness/errors/candidate_killed.hpp"
 #include "harness/faults/fault_plan.hpp"
+#include "harness/faults/fault_plan_tests.hpp"
 #include "harness/faults/fault_sweep.hpp"
 #include "harness/faults/faults_doc.hpp"
 #include "harness/faults/push_callback_points.hpp"
@@ -74,10 +75,9 @@ class PushFaults : public PushRoundTest {
   // registry, which every request refreshes.
   std::string commit_state() { return without_table(dump(), kPartitionRegistry); }
 
-  // Plays plan `name`: a clean run of its first round names the points, then
+  // Plays `plan`: a clean run of its first round names the points, then
   // each chosen point faults a round of its own.
-  void play(const std::string& name) {
-    const FaultPlan plan = load_fault_plan(fault_plans_directory(), name);
+  void play(const FaultPlan& plan) {
     if (const auto why = unplayable_check(plan, checks_played_for(plan.fault))) FAIL() << *why;
     if (plan.fault == FaultKind::cut && backend() != Backend::postgres) {
       GTEST_SKIP() << plan.file << ": a connection is cut on PostgreSQL's wire protocol; a "
@@ -377,7 +377,6 @@ class PushFaults : public PushRoundTest {
   int warmed_ = 0;  // connections warmed, for the warm-up rows' names
   int cuts_made_ = 0;  // points of the cut sweep where the relay did cut
 };
-SSP_SQL_BACKENDS(PushFaults);
 
 // After the last test: docs/faults.md checked or written, as SSP_FAULTS_DOC asks.
 class FaultsDocEnvironment final : public ::testing::Environment {
@@ -391,63 +390,18 @@ class FaultsDocEnvironment final : public ::testing::Environment {
 [[maybe_unused]] const auto* const kFaultsDoc =
     ::testing::AddGlobalTestEnvironment(new FaultsDocEnvironment);  // gtest owns it
 
-TEST_P(PushFaults, FAULT_1_AnAppliedPushKilledAtAnyCallbackCommitsWholeOrNotAndThenOnce) {
-  record_spec("§6.4", "FAULT-1");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::process_kill);
-  play("KillAppliedPush");
-}
-
-TEST_P(PushFaults, FAULT_2_ARejectionKilledAtAnyCallbackLeavesNoTraceAndIsStoredOnce) {
-  record_spec("§6.4", "FAULT-2");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::process_kill);
-  play("KillRejectedPush");
-}
-
-TEST_P(PushFaults, FAULT_3_AnAnswerLostAfterTheCommitIsReplayedByANewProcess) {
-  record_spec("§2.3", "FAULT-3");
-  play("LoseAppliedAnswer");
-}
-
-TEST_P(PushFaults, FAULT_4_ARejectionWhoseAnswerIsLostIsReplayedByANewProcess) {
-  record_spec("§2.3", "FAULT-4");
-  play("LoseRejectedAnswer");
-}
-
-TEST_P(PushFaults, FAULT_5_AnAppliedPushWhoseConnectionIsCutCommitsWholeOrNotAndThenOnce) {
-  record_spec("§6.4", "FAULT-5");
-  play("CutAppliedPush");
-}
-
-TEST_P(PushFaults, FAULT_6_ARejectionWhoseConnectionIsCutLeavesNoTraceOrIsStoredOnce) {
-  record_spec("§6.4", "FAULT-6");
-  play("CutRejectedPush");
-}
-
-TEST_P(PushFaults, FAULT_10_ACommandKilledAtAnyCallbackCommitsWholeOrNotAndThenOnce) {
-  record_spec("§6.4", "FAULT-10");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::commands);
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::process_kill);
-  play("KillCommand");
-}
-
-TEST_P(PushFaults, FAULT_11_ACommandWhoseAnswerIsLostIsReplayedWithoutRunningAgain) {
-  record_spec("§2.3", "FAULT-11");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::commands);
-  play("LoseCommandAnswer");
-}
-
-TEST_P(PushFaults, FAULT_12_ACommandWhoseConnectionIsCutCommitsWholeOrNotAndThenOnce) {
-  record_spec("§6.4", "FAULT-12");
-  SSP_REQUIRE_CAPABILITY(candidate(), Capability::commands);
-  play("CutCommand");
-}
-
 // After the kill sweeps of FAULT-1 and FAULT-10, which it judges: the
 // release notifies after its COMMIT (upstream's push.ts), so a process killed
 // at a notification leaves the whole commit, and the retry replays it. FAULT-1
 // accepts a push that left nothing at any point, which lets one that notifies
 // before its COMMIT pass there; this is where it fails.
-TEST_P(PushFaults, FAULT_15_AKillAtTheNotificationFindsTheCommitStoredAndReplaysIt) {
+class NotificationKillJudge final : public PushFaults {
+ public:
+  explicit NotificationKillJudge(Backend backend) { made_for(backend); }
+  void TestBody() override;
+};
+
+void NotificationKillJudge::TestBody() {
   record_spec("§6.4", "FAULT-15");
   int judged = 0;
   for (const FaultSweepRecord& sweep : FaultSweeps::of_this_run().all()) {
@@ -472,9 +426,15 @@ TEST_P(PushFaults, FAULT_15_AKillAtTheNotificationFindsTheCommitStoredAndReplays
   }
 }
 
-// Last in the suite, so that the cut sweeps above have run: the pushes and
+// Last in the suite, so that the cut sweeps have run: the pushes and
 // commands among them that never answered.
-TEST_P(PushFaults, FAULT_13_AFaultedPushOrCommandNeverHangs) {
+class PushSilenceJudge final : public PushFaults {
+ public:
+  explicit PushSilenceJudge(Backend backend) { made_for(backend); }
+  void TestBody() override;
+};
+
+void PushSilenceJudge::TestBody() {
   record_spec("§6.4", "FAULT-13");
   const SilenceVerdict verdict =
       judge_silences({"cut_applied_push.plan", "cut_rejected_push.plan", "cut_command.plan"},
@@ -482,6 +442,17 @@ TEST_P(PushFaults, FAULT_13_AFaultedPushOrCommandNeverHangs) {
   if (verdict.skip) GTEST_SKIP() << *verdict.skip;
   if (verdict.failure) ADD_FAILURE() << *verdict.failure;
 }
+
+// The plans of push.run and command.run, then the judges of their sweeps.
+[[maybe_unused]] const bool kPushPlansRegistered = defer_fault_plan_tests(
+    "PushFaults", {"push.run", "command.run"},
+    [](const FaultPlan& plan, Backend backend) -> ::testing::Test* {
+      return new FaultPlanTest<PushFaults>(plan, backend);
+    },
+    {{"FAULT_15_AKillAtTheNotificationFindsTheCommitStoredAndReplaysIt",
+      [](Backend backend) -> ::testing::Test* { return new NotificationKillJudge(backend); }},
+     {"FAULT_13_AFaultedPushOrCommandNeverHangs",
+      [](Backend backend) -> ::testing::Test* { return new PushSilenceJudge(backend); }}});
 
 }  // namespace
 }  // namespace ssp::harness

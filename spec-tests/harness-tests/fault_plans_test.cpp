@@ -18,7 +18,7 @@ using ::testing::IsEmpty;
 using ::testing::StartsWith;
 
 const std::string kPlanHead =
-    "plan P\nrequirement FAULT-9\nsection §6.4\ntitle t\ncall push.run applied\nfault kill\n";
+    "plan P\nrequirement FAULT-9\nsection §6.4\ntitle t\ntest T9\ncall push.run applied\nfault kill\n";
 
 std::string plan_error_of(const std::string& text) {
   try {
@@ -32,9 +32,11 @@ std::string plan_error_of(const std::string& text) {
 TEST(FaultPlanFormat, HARNESS_56_AMalformedPlanIsRefusedNamingItsLine) {
   record_spec("Harness", "HARNESS-56");
   EXPECT_THAT(plan_error_of(kPlanHead + "points hook:*\ncheck whole-or-none sometimes\n"),
-              StartsWith("bad.plan:8: unknown check \"sometimes\""));
+              StartsWith("bad.plan:9: unknown check \"sometimes\""));
   EXPECT_THAT(plan_error_of(kPlanHead + "fault kill\n"),
-              StartsWith("bad.plan:7: a second \"fault\" line"));
+              StartsWith("bad.plan:8: a second \"fault\" line"));
+  EXPECT_THAT(plan_error_of("plan P\ntest Kill-Push\n"),
+              StartsWith("bad.plan:2: test name \"Kill-Push\" is not letters and digits"));
   EXPECT_THAT(plan_error_of("plan P\ncall push.run maybe\n"),
               StartsWith("bad.plan:2: expected \"call push.run applied|rejected\", \"call "
                          "command.run applied\", \"call segments.put published\" or \"call "
@@ -47,6 +49,7 @@ TEST(FaultPlanFormat, HARNESS_56_AMalformedPlanIsRefusedNamingItsLine) {
                                    "subset hook:before_commit\ncheck whole-or-none replays\n",
                        "good.plan");
   EXPECT_EQ(plan.name, "P");
+  EXPECT_EQ(fault_plan_test_name(plan), "FAULT_9_T9");
   EXPECT_EQ(plan.clean_answer, "applied");
   EXPECT_THAT(plan.points, ElementsAre("validate_row#*", "hook:*"));
   EXPECT_THAT(plan.checks, ElementsAre(FaultCheck::whole_or_none, FaultCheck::replays));

@@ -1,6 +1,7 @@
 #include "harness/faults/fault_plan.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <set>
 
@@ -72,6 +73,12 @@ class FaultPlanParser {
       plan_.sections = rest(words, "section §N …");
     } else if (keyword == "title") {
       plan_.title = join_words(rest(words, "title TEXT"));
+    } else if (keyword == "test") {
+      plan_.test = one_word(words, "test NAME");
+      const bool identifier = std::all_of(plan_.test.begin(), plan_.test.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0;
+      });
+      if (!identifier) fail("test name \"" + plan_.test + "\" is not letters and digits");
     } else if (keyword == "call") {
       call(words);
     } else if (keyword == "fault") {
@@ -90,7 +97,7 @@ class FaultPlanParser {
   FaultPlan finish() {
     number_ = 0;
     for (const char* required :
-         {"plan", "requirement", "section", "title", "call", "fault", "points", "check"}) {
+         {"plan", "requirement", "section", "title", "test", "call", "fault", "points", "check"}) {
       if (!seen_.contains(required)) fail(std::string("no \"") + required + "\" line");
     }
     for (const std::string& pattern : plan_.subset) {
@@ -198,6 +205,12 @@ FaultPlan parse_fault_plan(std::string_view text, const std::string& file) {
   FaultPlan plan = parser.finish();
   plan.text = std::string(text);
   return plan;
+}
+
+std::string fault_plan_test_name(const FaultPlan& plan) {
+  std::string name = plan.requirement;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name + "_" + plan.test;
 }
 
 std::vector<FaultPlan> load_fault_plans(const std::string& directory) {

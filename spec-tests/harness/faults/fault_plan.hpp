@@ -10,6 +10,9 @@
 //   requirement  FAULT-1                  the row of docs/requirements/faults.md
 //   section      §6.4 §2.3                SSP2 sections it checks
 //   title        A push killed at any callback …
+//   test         AnAppliedPushKilled…    the test's name after its requirement
+//                                         id (FAULT_1_AnAppliedPushKilled…): the
+//                                         plan registers it (fault_plan_tests.hpp)
 //   call         push.run applied         the call: push.run, whose clean answer is
 //                                         applied or rejected; command.run applied
 //                                         (a registered remote command);
@@ -73,6 +76,7 @@ struct FaultPlan {
   std::string requirement;
   std::vector<std::string> sections;
   std::string title;
+  std::string test;  // the test's name after its requirement id: letters and digits
   std::string call;            // "push.run", "command.run", "segments.put" or "storage.ensure"
   std::string clean_answer;    // "applied" or "rejected"; a put's "published"; "migrated"
   FaultKind fault = FaultKind::kill;
@@ -90,6 +94,10 @@ bool claims(const FaultPlan& plan, FaultCheck check);
 // naming the plan's file; nullopt when every claim can be played.
 std::optional<std::string> unplayable_check(const FaultPlan& plan,
                                             const std::vector<FaultCheck>& playable);
+
+// The name of the test that plays `plan`: its requirement id with '_' for
+// '-', then its `test` name ("FAULT_1_AnAppliedPush…").
+std::string fault_plan_test_name(const FaultPlan& plan);
 
 // Parses one plan; `file` names it in errors. Every keyword but subset is
 // required once; checks are words of fault_check_name. Throws

@@ -21,7 +21,10 @@ saw. The requirements they test are [requirements/faults.md](requirements/faults
 
 ## How a fault is played
 
-A plan names a call (`push.run`, answering `applied` or `rejected` when nothing goes wrong,
+A plan is a test: the fault tests register one per plan file and SQL backend, named by its
+`requirement` and `test` lines (`PushFaults.FAULT_1_AnAppliedPush…/sqlite`), so a new plan file
+is a new test with no code. A plan names a call (`push.run`, answering `applied` or `rejected`
+when nothing goes wrong,
 `command.run`, a registered remote command, or `segments.put`, or `storage.ensure`, a startup
 that migrates), a fault, the points it is tried at, and the checks made after it. The test first
 runs the push once cleanly and lists the points it passed; every chosen point then faults a push
