@@ -9,6 +9,7 @@
 #include "../sql/idle_connections.hpp"
 #include "core/storage/core_tables_seen.hpp"
 #include "core/storage/storage_server_base.hpp"
+#include "array_literal.hpp"
 #include "postgres_push_session.hpp"
 #include "ssp/errors/errors.hpp"
 #include "ssp/postgres/postgres_server_storage.hpp"
@@ -171,6 +172,19 @@ class PostgresSchemaSession final : public SchemaSession {
   std::string schema_;
 };
 
+// The sync_changes columns tbl, row_id, op, row_version, scopes (as text),
+// payload of `row`, from column `first` on.
+Change change_at(const pqxx::row& row, int first) {
+  Change change;
+  change.table = row[first].c_str();
+  change.row_id = row[first + 1].c_str();
+  change.op = row[first + 2].as<int>() == 2 ? ChangeOp::remove : ChangeOp::upsert;
+  if (!row[first + 3].is_null()) change.row_version = row[first + 3].as<std::int64_t>();
+  change.scopes = parse_scopes_json(row[first + 4].c_str(), change.table);
+  if (!row[first + 5].is_null()) change.payload = bytes_of(row[first + 5]);
+  return change;
+}
+
 class PostgresServerStorage final : public ServerStorageBase {
  public:
   PostgresServerStorage(const std::string& dsn, std::string schema, ServerStorageOptions options)
@@ -298,17 +312,51 @@ class PostgresServerStorage final : public ServerStorageBase {
         const auto seq = row[0].as<std::int64_t>();
         while (at < commits.size() && commits[at].commit_seq < seq) ++at;
         if (at == commits.size() || commits[at].commit_seq != seq) continue;
-        Change change;
-        change.table = row[1].c_str();
-        change.row_id = row[2].c_str();
-        change.op = row[3].as<int>() == 2 ? ChangeOp::remove : ChangeOp::upsert;
-        if (!row[4].is_null()) change.row_version = row[4].as<std::int64_t>();
-        change.scopes = parse_scopes_json(row[5].c_str(), change.table);
-        if (!row[6].is_null()) change.payload = bytes_of(row[6]);
-        commits[at].entry.changes.push_back(std::move(change));
+        commits[at].entry.changes.push_back(change_at(row, 1));
       }
       txn.commit();
       return commits;
+    });
+  }
+
+  std::vector<WindowCandidate> read_window_candidates(const std::string& partition,
+                                                      const std::string& table,
+                                                      const WindowIndexKey& key,
+                                                      std::int64_t after_seq,
+                                                      std::int64_t through_seq,
+                                                      std::int64_t batch) override {
+    return guarded([&] {
+      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(reader());
+      std::vector<WindowCandidate> candidates;
+      if (!core_tables_exist(txn)) return candidates;
+      // The candidates through the index, then each one's commit row and its
+      // changes of the table. LEFT JOINs: a candidate whose commit is gone
+      // still counts, so that a short page means the candidates ran out.
+      for (const auto& row : txn.exec_params(
+               "SELECT c.commit_seq, m.actor_id, m.created_at_ms, ch.tbl, ch.row_id, ch.op, "
+               "ch.row_version, ch.scopes::text, ch.payload FROM (SELECT DISTINCT commit_seq "
+               "FROM sync_change_scopes WHERE partition = $1 AND tbl = $2 AND var = $3 AND "
+               "value = ANY($4::text[]) AND commit_seq > $5 AND commit_seq <= $6 "
+               "ORDER BY commit_seq LIMIT $7) c "
+               "LEFT JOIN sync_commits m ON m.partition = $1 AND m.commit_seq = c.commit_seq "
+               "LEFT JOIN sync_changes ch ON ch.partition = $1 AND ch.commit_seq = c.commit_seq "
+               "AND ch.tbl = $2 ORDER BY c.commit_seq, ch.idx",
+               partition, table, key.variable, postgres::text_array(key.values), after_seq,
+               through_seq, batch)) {
+        const auto seq = row[0].as<std::int64_t>();
+        add_window_row(
+            candidates, seq,
+            [&]() -> std::optional<WindowCommit> {
+              if (row[1].is_null()) return std::nullopt;
+              return WindowCommit{seq, row[2].as<std::int64_t>(), row[1].c_str(), {}};
+            },
+            [&]() -> std::optional<Change> {
+              if (row[3].is_null()) return std::nullopt;
+              return change_at(row, 3);
+            });
+      }
+      txn.commit();
+      return candidates;
     });
   }
 

@@ -20,6 +20,24 @@ using sqlite::Connection;
 using sqlite::Statement;
 using sqlite::Transaction;
 
+// The sync_changes columns tbl, row_id, op, row_version, scopes, payload of
+// `read`'s current row, from column `first` on.
+Change change_at(ValueStatement& read, int first) {
+  Change change;
+  change.table = std::get<std::string>(read.read(first, ColumnType::string));
+  change.row_id = std::get<std::string>(read.read(first + 1, ColumnType::string));
+  change.op = std::get<std::int64_t>(read.read(first + 2, ColumnType::integer)) == 2
+                  ? ChangeOp::remove
+                  : ChangeOp::upsert;
+  const RowValue version = read.read(first + 3, ColumnType::integer);
+  if (const auto* v = std::get_if<std::int64_t>(&version)) change.row_version = *v;
+  change.scopes = parse_scopes_json(
+      std::get<std::string>(read.read(first + 4, ColumnType::string)), change.table);
+  RowValue payload = read.read(first + 5, ColumnType::bytes);
+  if (auto* bytes = std::get_if<Bytes>(&payload)) change.payload = std::move(*bytes);
+  return change;
+}
+
 class SqliteServerStorage final : public ServerStorageBase {
  public:
   SqliteServerStorage(const std::string& path, ServerStorageOptions options,
@@ -141,22 +159,67 @@ class SqliteServerStorage final : public ServerStorageBase {
       const auto seq = std::get<std::int64_t>(changes.read(0, ColumnType::integer));
       while (at < commits.size() && commits[at].commit_seq < seq) ++at;
       if (at == commits.size() || commits[at].commit_seq != seq) continue;
-      Change change;
-      change.table = std::get<std::string>(changes.read(1, ColumnType::string));
-      change.row_id = std::get<std::string>(changes.read(2, ColumnType::string));
-      change.op = std::get<std::int64_t>(changes.read(3, ColumnType::integer)) == 2
-                      ? ChangeOp::remove
-                      : ChangeOp::upsert;
-      const RowValue version = changes.read(4, ColumnType::integer);
-      if (const auto* v = std::get_if<std::int64_t>(&version)) change.row_version = *v;
-      change.scopes = parse_scopes_json(
-          std::get<std::string>(changes.read(5, ColumnType::string)), change.table);
-      RowValue payload = changes.read(6, ColumnType::bytes);
-      if (auto* bytes = std::get_if<Bytes>(&payload)) change.payload = std::move(*bytes);
-      commits[at].entry.changes.push_back(std::move(change));
+      commits[at].entry.changes.push_back(change_at(changes, 1));
     }
     snapshot.commit();
     return commits;
+  }
+
+  std::vector<WindowCandidate> read_window_candidates(const std::string& partition,
+                                                      const std::string& table,
+                                                      const WindowIndexKey& key,
+                                                      std::int64_t after_seq,
+                                                      std::int64_t through_seq,
+                                                      std::int64_t batch) override {
+    if (!core_tables_exist()) return {};
+    const int n = static_cast<int>(key.values.size());
+    std::string values;
+    for (int i = 0; i < n; ++i) values += (i ? ", ?" : "?") + std::to_string(4 + i);
+    const std::string after = "?" + std::to_string(4 + n);
+    const std::string through = "?" + std::to_string(5 + n);
+    const std::string limit = "?" + std::to_string(6 + n);
+    // The candidates through the index, then each one's commit row and its
+    // changes of the table. LEFT JOINs: a candidate whose commit is gone
+    // still counts, so that a short page means the candidates ran out.
+    ValueStatement read(
+        reader_,
+        "SELECT c.commit_seq, m.actor_id, m.created_at_ms, ch.tbl, ch.row_id, ch.op, "
+        "ch.row_version, ch.scopes, ch.payload FROM (SELECT DISTINCT commit_seq FROM "
+        "sync_change_scopes WHERE partition = ?1 AND tbl = ?2 AND var = ?3 AND value IN (" +
+            values + ") AND commit_seq > " + after + " AND commit_seq <= " + through +
+            " ORDER BY commit_seq LIMIT " + limit +
+            ") c LEFT JOIN sync_commits m ON m.partition = ?1 AND m.commit_seq = c.commit_seq "
+            "LEFT JOIN sync_changes ch ON ch.partition = ?1 AND ch.commit_seq = c.commit_seq "
+            "AND ch.tbl = ?2 ORDER BY c.commit_seq, ch.idx");
+    read.bind(1, partition);
+    read.bind(2, table);
+    read.bind(3, key.variable);
+    for (int i = 0; i < n; ++i) read.bind(4 + i, key.values[static_cast<std::size_t>(i)]);
+    read.bind(4 + n, after_seq);
+    read.bind(5 + n, through_seq);
+    read.bind(6 + n, batch);
+    Transaction snapshot(reader_, Transaction::Kind::read);
+    std::vector<WindowCandidate> candidates;
+    while (read.step()) {
+      const auto seq = std::get<std::int64_t>(read.read(0, ColumnType::integer));
+      add_window_row(
+          candidates, seq,
+          [&]() -> std::optional<WindowCommit> {
+            const RowValue actor = read.read(1, ColumnType::string);
+            const auto* actor_id = std::get_if<std::string>(&actor);
+            if (actor_id == nullptr) return std::nullopt;
+            return WindowCommit{seq, std::get<std::int64_t>(read.read(2, ColumnType::integer)),
+                                *actor_id, {}};
+          },
+          [&]() -> std::optional<Change> {
+            if (std::holds_alternative<std::monostate>(read.read(3, ColumnType::string))) {
+              return std::nullopt;
+            }
+            return change_at(read, 3);
+          });
+    }
+    snapshot.commit();
+    return candidates;
   }
 
   std::unique_ptr<PushSession> open_push_session() override {

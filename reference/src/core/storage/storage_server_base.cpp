@@ -123,6 +123,17 @@ std::vector<Commit> ServerStorageBase::read_commit_window(const std::string& par
   return read_commits(partition, after_seq, limit);
 }
 
+std::vector<WindowCommit> ServerStorageBase::read_table_window(const std::string& partition,
+                                                              const TableWindowQuery& query) {
+  const std::optional<WindowIndexKey> key = window_index_key(query);
+  if (!key) return {};
+  std::lock_guard lock(read_mutex_);
+  return read_window_pages(query, [&](std::int64_t after_seq, std::int64_t batch) {
+    return read_window_candidates(partition, query.table, *key, after_seq, query.through_seq,
+                                  batch);
+  });
+}
+
 AuthoritativeRead ServerStorageBase::query_authoritative(const std::string& partition,
                                                          const std::string& table,
                                                          const std::vector<std::string>& row_ids) {

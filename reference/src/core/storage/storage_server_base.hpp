@@ -20,6 +20,7 @@
 #include "ssp/storage/schema_startup.hpp"
 #include "ssp/storage/server_storage.hpp"
 #include "storage_push_transaction.hpp"
+#include "table_window_pages.hpp"
 
 namespace ssp::storage {
 
@@ -42,6 +43,8 @@ class ServerStorageBase : public ServerStorage {
   std::int64_t get_max_commit_seq(const std::string& partition) final;
   std::vector<Commit> read_commit_window(const std::string& partition, std::int64_t after_seq,
                                          std::int64_t limit) final;
+  std::vector<WindowCommit> read_table_window(const std::string& partition,
+                                              const TableWindowQuery& query) final;
   AuthoritativeRead query_authoritative(const std::string& partition, const std::string& table,
                                         const std::vector<std::string>& row_ids) final;
 
@@ -71,6 +74,13 @@ class ServerStorageBase : public ServerStorage {
   // changes in idx order, read from one snapshot.
   virtual std::vector<Commit> read_commits(const std::string& partition, std::int64_t after_seq,
                                            std::int64_t limit) = 0;
+  // One page of pull's read: the commits with after_seq < seq <= through_seq
+  // that `key` selects for `table` (sync_change_scopes), the first `batch` in
+  // seq order, each with its metadata and every change of `table` in idx
+  // order, from one snapshot.
+  virtual std::vector<WindowCandidate> read_window_candidates(
+      const std::string& partition, const std::string& table, const WindowIndexKey& key,
+      std::int64_t after_seq, std::int64_t through_seq, std::int64_t batch) = 0;
   // The rows of `row_ids` that exist, in that order, and the partition's max
   // commit seq, read from one snapshot.
   virtual AuthoritativeRead read_authoritative(const CompiledTable& table,

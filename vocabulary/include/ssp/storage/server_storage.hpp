@@ -1,7 +1,8 @@
 // The server storage as far as the reference goes: ensure_schema (marker,
 // stored layouts, the 0.22 same-version refusal, the migration subset), single
-// row reads and writes, and the push path's transactions and commit log.
-// Reactions, pruning, client records and the partition registry are not here.
+// row reads and writes, the push path's transactions and commit log, and
+// pull's scope-filtered read of it. Reactions, pruning, client records and
+// the partition registry are not here yet.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include "ssp/storage/schema.hpp"
 #include "ssp/storage/schema_report.hpp"
 #include "ssp/storage/stored_row.hpp"
+#include "ssp/storage/table_window.hpp"
 
 namespace ssp::storage {
 
@@ -120,6 +122,18 @@ class ServerStorage {
   // (≥ 1), each with all its changes in idx order.
   virtual std::vector<Commit> read_commit_window(const std::string& partition,
                                                  std::int64_t after_seq, std::int64_t limit) = 0;
+
+  // Pull's read (§4.5; upstream's readCommitWindow): the commits of
+  // `partition` with query.after_seq < seq <= query.through_seq that hold a
+  // change of query.table whose stored scopes match query.scope_filter,
+  // oldest first, each with those changes alone in idx order; a commit with
+  // none is left out. Candidates come from the change-scope index, never a
+  // scan of the log. Stops after the commit that brings the matching changes
+  // to query.limit_changes or more. An empty filter, or a variable with no
+  // values, matches nothing. Committed state only. Throws InvalidArgument
+  // for a limit below 1.
+  virtual std::vector<WindowCommit> read_table_window(const std::string& partition,
+                                                     const TableWindowQuery& query) = 0;
 
   // Trusted code's read of committed rows (upstream's queryAuthoritative,
   // design notes push.md §4.3, by row id rather than by SQL: docs/decisions.md):
