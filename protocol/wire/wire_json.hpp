@@ -20,7 +20,7 @@ using Json = nlohmann::ordered_json;
 
 // The protocol version this code speaks, and the oldest it still drives
 // (docs/driver-protocol.md, "hello": a version-1 driver has no push methods).
-inline constexpr std::int64_t kProtocolVersion = 2;
+inline constexpr std::int64_t kProtocolVersion = 3;
 inline constexpr std::int64_t kOldestProtocolVersion = 1;
 
 // A message that breaks the protocol's shapes: not JSON, not an object, a

@@ -74,9 +74,9 @@ TEST(FakeDrivers, HARNESS_15_ALineThatIsNotJsonIsAProtocolViolation) {
 TEST(FakeDrivers, HARNESS_16_AnAnswerToAnIdNotInFlightIsAProtocolViolation) {
   harness::record_spec("Driver", "HARNESS-16");
   const ConformanceRun run = run_conformance(fake_candidate("wrong-id"), "SegmentIdentity.R1_Put*");
-  // Request 3 (after the hello for version 2, refused, and the one for
-  // version 1), answered as 1003.
-  expect_errors(run, "driver error: segments.open: protocol violation: an answer to id 1003, "
+  // Request 4 (after the hellos for versions 3 and 2, refused, and the one
+  // for version 1), answered as 1004.
+  expect_errors(run, "driver error: segments.open: protocol violation: an answer to id 1004, "
                      "which is not in flight");
 }
 

@@ -11,8 +11,8 @@ namespace {
 thread_local const Call* t_current_call = nullptr;
 
 // hello (docs/driver-protocol.md): the reference implements everything.
-// A version-1 hello is answered too, without the push capabilities, so an
-// older harness can still drive this driver.
+// An older version's hello is answered too, without the capabilities that
+// version lacks, so an older harness can still drive this driver.
 Json hello(const DriverSwitches& switches, const Fields& params) {
   const std::int64_t requested = params.integer("protocol");
   if (requested < wire::kOldestProtocolVersion || requested > wire::kProtocolVersion) {
@@ -21,6 +21,7 @@ Json hello(const DriverSwitches& switches, const Fields& params) {
                       " to " + std::to_string(wire::kProtocolVersion) + ")");
   }
   const bool pushes = requested >= 2;
+  const bool storage_reads = requested >= 3;
   return Json{
       {"protocol", requested},
       {"implementation", {{"name", "ssp-reference"}, {"version", SSP_DRIVER_VERSION}}},
@@ -39,7 +40,8 @@ Json hello(const DriverSwitches& switches, const Fields& params) {
         {"commandCallbacks", pushes && switches.commands},
         {"ensuredSchema", pushes},
         {"queryAuthoritative", pushes},
-        {"upstreamTables", pushes}}}};
+        {"upstreamTables", pushes},
+        {"tableWindow", storage_reads}}}};
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "ssp/storage/schema_compile.hpp"
 #include "wire/push_values.hpp"
 #include "wire/schema_json.hpp"
+#include "wire/table_window_values.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::driver {
@@ -125,6 +126,11 @@ Json storage_read_commit_window(const Fields& params) {
   return Json{{"commits", std::move(commits)}};
 }
 
+Json storage_read_table_window(const Fields& params) {
+  return wire::table_window_to_json(server_storage_of(params)->read_table_window(
+      params.text("partition"), wire::table_window_query_from_fields(params)));
+}
+
 Json storage_query_authoritative(const Fields& params) {
   std::vector<std::string> row_ids;
   const Json& ids = params.array("rowIds");
@@ -175,6 +181,7 @@ void add_storage_methods(MethodTable& table) {
   table["storage.get_push_result"] = storage_get_push_result;
   table["storage.get_max_commit_seq"] = storage_get_max_commit_seq;
   table["storage.read_commit_window"] = storage_read_commit_window;
+  table["storage.read_table_window"] = storage_read_table_window;
   table["storage.query_authoritative"] = storage_query_authoritative;
   table["storage.close"] = storage_close;
 }

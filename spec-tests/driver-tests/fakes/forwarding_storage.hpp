@@ -101,6 +101,10 @@ class ForwardingServerStorage : public storage::ServerStorage {
                                                   std::int64_t limit) override {
     return inner_.read_commit_window(partition, after_seq, limit);
   }
+  std::vector<storage::WindowCommit> read_table_window(
+      const std::string& partition, const storage::TableWindowQuery& query) override {
+    return inner_.read_table_window(partition, query);
+  }
   storage::AuthoritativeRead query_authoritative(
       const std::string& partition, const std::string& table,
       const std::vector<std::string>& row_ids) override {

@@ -48,6 +48,7 @@ class DriverCandidate final : public Candidate {
         return hello_.command_callbacks && has(Capability::commands);
       case Capability::authoritative_queries:
         return hello_.authoritative_queries && has(Capability::push);
+      case Capability::table_window: return hello_.table_window && has(Capability::push);
       case Capability::upstream_tables:
         return hello_.upstream_tables && hello_.areas.contains("storage");
       case Capability::schema_reports:
@@ -68,6 +69,10 @@ class DriverCandidate final : public Candidate {
     if (pushing && hello_.protocol < 2) {
       return "the driver speaks protocol version " + std::to_string(hello_.protocol) +
              ", which has no push methods";
+    }
+    if (capability == Capability::table_window && hello_.protocol < 3) {
+      return "the driver speaks protocol version " + std::to_string(hello_.protocol) +
+             ", which has no storage.read_table_window";
     }
     return {};
   }

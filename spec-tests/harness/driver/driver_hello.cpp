@@ -51,6 +51,7 @@ DriverHello read_hello(const wire::Json& answer, std::int64_t asked) {
       hello.schema_reports =
           !capabilities.has("schemaReport") || capabilities.boolean("schemaReport");
     }
+    if (protocol >= 3) hello.table_window = optional_flag(capabilities, "tableWindow");
     return hello;
   } catch (const wire::WireError& error) {
     throw DriverError("hello", std::string("protocol violation: ") + error.what());
@@ -64,18 +65,21 @@ wire::Json hello_params(std::int64_t version) {
 }  // namespace
 
 DriverHello say_hello(DriverProcess& process) {
-  try {
-    // A refusal here is how an older driver answers, not its error: a real
-    // error is thrown on, and names the driver in the test's failure text.
-    const DriverErrorsExpected older_drivers_refuse;
-    return read_hello(process.call("hello", hello_params(wire::kProtocolVersion)),
-                      wire::kProtocolVersion);
-  } catch (const DriverError& refused) {
-    // An older driver refuses the version it does not speak with
-    // ssp.unsupported, which reaches here as a DriverError naming the code.
-    if (std::string(refused.what()).find(wire::code::unsupported) == std::string::npos ||
-        !process.healthy()) {
-      throw;
+  // The newest version first, then each older one while the driver refuses.
+  for (std::int64_t version = wire::kProtocolVersion; version > wire::kOldestProtocolVersion;
+       --version) {
+    try {
+      // A refusal here is how an older driver answers, not its error: a real
+      // error is thrown on, and names the driver in the test's failure text.
+      const DriverErrorsExpected older_drivers_refuse;
+      return read_hello(process.call("hello", hello_params(version)), version);
+    } catch (const DriverError& refused) {
+      // An older driver refuses the version it does not speak with
+      // ssp.unsupported, which reaches here as a DriverError naming the code.
+      if (std::string(refused.what()).find(wire::code::unsupported) == std::string::npos ||
+          !process.healthy()) {
+        throw;
+      }
     }
   }
   return read_hello(process.call("hello", hello_params(wire::kOldestProtocolVersion)),

@@ -10,7 +10,7 @@
 namespace ssp::harness {
 
 struct DriverHello {
-  std::int64_t protocol = 0;  // the version both ends speak: 2, or 1 for an older driver
+  std::int64_t protocol = 0;  // the version both ends speak: 3, or 2 or 1 for an older driver
   std::string name;
   std::string version;
   std::set<std::string> backends;
@@ -35,13 +35,16 @@ struct DriverHello {
   // storage's last successful storage.ensure_schema, so the harness sends
   // them none (version 2, sixth revision).
   bool ensured_schema = false;
+  // Version 3, optional and false when absent. "tableWindow": the storage
+  // serves storage.read_table_window, pull's read.
+  bool table_window = false;
   // "schemaReport": absent means true, as every driver answered a report
   // before the field existed (version 2, third revision).
   bool schema_reports = true;
 };
 
-// Sends hello for version 2 on `process`, and for version 1 again when the
-// driver answers ssp.unsupported (docs/driver-protocol.md, "Versions"); reads
+// Sends hello for the newest version on `process`, and for each older one
+// again while the driver answers ssp.unsupported (docs/driver-protocol.md, "Versions"); reads
 // the answer strictly. Throws DriverError when the answer is malformed, names
 // another version than the one asked for, or version 1 is refused too.
 DriverHello say_hello(DriverProcess& process);

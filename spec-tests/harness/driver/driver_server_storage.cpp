@@ -10,6 +10,7 @@
 #include "harness/errors/harness_error.hpp"
 #include "wire/hook_points.hpp"
 #include "wire/push_values.hpp"
+#include "wire/table_window_values.hpp"
 #include "wire/wire_values.hpp"
 
 namespace ssp::harness {
@@ -117,6 +118,17 @@ class DriverServerStorage final : public storage::ServerStorage {
       }
       return out;
     });
+  }
+
+  // storage.read_table_window (version 3): the caller checked the driver
+  // advertised tableWindow (the table_window capability gate).
+  std::vector<storage::WindowCommit> read_table_window(
+      const std::string& partition, const storage::TableWindowQuery& query) override {
+    Json params = wire::table_window_query_to_json(query);
+    params["partition"] = partition;
+    const Json result = handle_->call("read_table_window", std::move(params));
+    return decode_answer(handle_->method("read_table_window"),
+                         [&] { return wire::table_window_from_json(result, "result"); });
   }
 
   storage::AuthoritativeRead query_authoritative(

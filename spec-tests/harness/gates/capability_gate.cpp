@@ -26,6 +26,7 @@ std::string_view capability_name(Capability capability) {
       return "a command's validators and notifier (command.run callbacks)";
     case Capability::authoritative_queries:
       return "authoritative queries (storage.query_authoritative)";
+    case Capability::table_window: return "pull's read (storage.read_table_window)";
     case Capability::upstream_tables:
       return "upstream 0.22's storage tables under their names (read and edited by SQL)";
     case Capability::schema_reports:
@@ -54,6 +55,7 @@ std::string_view capability_key(Capability capability) {
     case Capability::commands: return "commands";
     case Capability::command_callbacks: return "command_callbacks";
     case Capability::authoritative_queries: return "authoritative_queries";
+    case Capability::table_window: return "table_window";
     case Capability::upstream_tables: return "upstream_tables";
     case Capability::schema_reports: return "schema_reports";
     case Capability::process_kill: return "process_kill";
