@@ -34,6 +34,7 @@ const std::string kThrowsSlice = "SegmentIdentity.*:Marker.*:RowCodec.RC_1_*-*/p
 const std::string kRefusesNothingSlice =
     "SegmentIdentity.R6_*:SegmentIdentity.R8_*:Marker.B_3_*:Migration.C_3_*:SegmentInput.*:"
     "RowCodec.RC_1_*-*/postgres";
+const std::string kLeaksAScopeSlice = "TableWindow.*:PullPrivacy.*:RowCodec.RC_1_*-*/postgres";
 
 // The closing "N passed, N failed, N skipped" line of the section report.
 struct ReportTotals {
@@ -57,8 +58,11 @@ struct SuiteRun {
 // Runs the built ssp-conformance with SSP_CANDIDATE=`candidate` over
 // `filter`, writing JUnit XML to a fresh file. Under profile reference every
 // level counts, so the report's totals and GoogleTest's JUnit counts (which
-// know no levels) describe the same tests.
-SuiteRun run_conformance(const std::string& candidate, const std::string& filter) {
+// know no levels) describe the same tests. `rc_params` sets RapidCheck's
+// parameters: by default a few unshrunk cases, for runs that check that
+// every test ends and reports, not how small a counterexample gets.
+SuiteRun run_conformance(const std::string& candidate, const std::string& filter,
+                         const std::string& rc_params = "max_success=5 noshrink=1") {
   std::random_device random;
   const std::filesystem::path directory =
       std::filesystem::temp_directory_path() /
@@ -69,10 +73,7 @@ SuiteRun run_conformance(const std::string& candidate, const std::string& filter
   run.child = run_child(
       SSP_CONFORMANCE,
       {"--gtest_brief=1", "--gtest_filter=" + filter, "--gtest_output=xml:" + junit.string()},
-      // A few unshrunk property cases: these runs check that every test ends
-      // and reports, not how small a counterexample gets.
-      {"SSP_CANDIDATE=" + candidate, "SSP_PROFILE=reference",
-       "RC_PARAMS=max_success=5 noshrink=1"});
+      {"SSP_CANDIDATE=" + candidate, "SSP_PROFILE=reference", "RC_PARAMS=" + rc_params});
   if (std::filesystem::exists(junit)) run.junit = read_text_file(junit);
   std::error_code ignored;
   std::filesystem::remove_all(directory, ignored);
@@ -167,9 +168,12 @@ TEST(WrongCandidateRuns, HARNESS_5_ACandidateThatRefusesNothingFailsWithAReport)
 
 // The wrong candidates that break a store. long-urls breaks one SHOULD row,
 // which fails no run under the default profile: HARNESS-30 runs it.
+// leaks-a-scope breaks pull's read alone, whose tests HARNESS-65 runs.
 std::vector<std::string> store_breaking_candidates() {
   std::vector<std::string> names = wrong_candidate_names();
-  names.erase(std::remove(names.begin(), names.end(), "long-urls"), names.end());
+  std::erase_if(names, [](const std::string& name) {
+    return name == "long-urls" || name == "leaks-a-scope";
+  });
   return names;
 }
 
@@ -189,10 +193,23 @@ TEST_P(WholeSuite, HARNESS_6_EveryTestEndsAgainstAWrongCandidate) {
   expect_reported_failures(candidate, run_conformance(candidate, "-*/postgres"));
 }
 
+// The privacy boundary's negative control: a window that answers one change
+// another scope holds fails the pull rows and the privacy property. A fixed
+// seed, so that the property's search is the same every run (it finds the
+// leak in its first case at seed 1).
+TEST(WrongCandidateRuns, HARNESS_65_AWindowThatLeaksAScopeFailsThePullRowsAndThePrivacyProperty) {
+  record_spec("Harness", "HARNESS-65");
+  const SuiteRun run =
+      run_conformance("wrong:leaks-a-scope", kLeaksAScopeSlice, "max_success=5 noshrink=1 seed=1");
+  expect_reported_failures("wrong:leaks-a-scope", run);
+  EXPECT_THAT(run.child.out, HasSubstr("[  FAILED  ] TableWindow.PULL_1_"));
+  EXPECT_THAT(run.child.out, HasSubstr("[  FAILED  ] PullPrivacy.PULL_P1_"));
+}
+
 TEST(WrongCandidateRuns, HARNESS_7_TheReferencePassesEverySlice) {
   record_spec("Harness", "HARNESS-7");
-  for (const std::string& slice :
-       {kFindsNothingSlice, kWrongBytesSlice, kThrowsSlice, kRefusesNothingSlice}) {
+  for (const std::string& slice : {kFindsNothingSlice, kWrongBytesSlice, kThrowsSlice,
+                                   kRefusesNothingSlice, kLeaksAScopeSlice}) {
     SCOPED_TRACE(slice);
     const SuiteRun run = run_conformance("reference", slice);
     ASSERT_TRUE(run.child.exited) << "ended by signal " << run.child.signal;

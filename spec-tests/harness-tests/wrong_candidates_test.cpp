@@ -5,6 +5,7 @@
 
 #include <gmock/gmock.h>
 
+#include "harness/fixtures/push_storage_fixtures.hpp"
 #include "harness/fixtures/segment_fixtures.hpp"
 #include "harness/fixtures/storage_fixtures.hpp"
 #include "ssp/errors/errors.hpp"
@@ -34,7 +35,7 @@ TEST(WrongCandidates, HARNESS_8_EachWrongCandidateBreaksWhatItsNameSays) {
   EXPECT_EQ(make_wrong_candidate("no such thing", reference_candidate()), nullptr);
   EXPECT_THAT(wrong_candidate_names(),
               ::testing::ElementsAre("finds-nothing", "wrong-bytes", "throws", "refuses-nothing",
-                                     "long-urls"));
+                                     "long-urls", "leaks-a-scope"));
   const storage::StoredRow row = task_row("t1", "p1", "x", false);
 
   {
@@ -114,6 +115,28 @@ TEST(WrongCandidates, HARNESS_8_EachWrongCandidateBreaksWhatItsNameSays) {
     const SegmentRecord put = wrong.segments->put(base_metadata(), kBytes, kNow);
     EXPECT_EQ(wrong.segments->get(put.segment_id)->bytes, kBytes);
     wrong.storage->ensure_schema(example_compiled());
+    wrong.storage->upsert_row("acme", "tasks", row);
+    EXPECT_EQ(wrong.storage->get_row("acme", "tasks", "t1"), row);
+  }
+  {
+    SCOPED_TRACE("leaks-a-scope: a window answers one change of another scope, the rest works");
+    WrongStores wrong("leaks-a-scope");
+    const SegmentRecord put = wrong.segments->put(base_metadata(), kBytes, kNow);
+    EXPECT_EQ(wrong.segments->get(put.segment_id)->bytes, kBytes);
+    wrong.storage->ensure_schema(example_compiled());
+    const auto change = [&](const std::string& id, const std::string& project) {
+      return storage::Change{"tasks", id, storage::ChangeOp::upsert, 1,
+                             {{"project_id", project}}, row.payload};
+    };
+    auto tx = wrong.storage->begin("acme");
+    tx->lock_partition_for_push();
+    tx->append_commit(commit_entry("k1", {change("t1", "p1"), change("t2", "p2")}));
+    tx->commit();
+    const auto window = wrong.storage->read_table_window(
+        "acme", storage::TableWindowQuery{"tasks", {{"project_id", {"p1"}}}, 0, 1, 10});
+    ASSERT_EQ(window.size(), 1u);
+    ASSERT_EQ(window[0].changes.size(), 2u) << "t1, and t2 of p2 leaked";
+    EXPECT_EQ(window[0].changes[1].row_id, "t2");
     wrong.storage->upsert_row("acme", "tasks", row);
     EXPECT_EQ(wrong.storage->get_row("acme", "tasks", "t1"), row);
   }

@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "harness/models/scope_filter_model.hpp"
 #include "ssp/errors/errors.hpp"
 
 namespace ssp::harness {
 namespace {
 
-enum class Breakage { finds_nothing, wrong_bytes, throws, refuses_nothing, long_urls };
+enum class Breakage { finds_nothing, wrong_bytes, throws, refuses_nothing, long_urls, leaks_a_scope };
 
 struct WrongCandidateName {
   const char* name;
@@ -20,6 +21,7 @@ constexpr WrongCandidateName kWrongCandidates[] = {
     {"throws", Breakage::throws},
     {"refuses-nothing", Breakage::refuses_nothing},
     {"long-urls", Breakage::long_urls},
+    {"leaks-a-scope", Breakage::leaks_a_scope},
 };
 
 [[noreturn]] void throw_from(const char* method) {
@@ -67,7 +69,9 @@ class WrongSegmentStore final : public SegmentStore {
       case Breakage::refuses_nothing:
         return answer(breakage_, [&] { return inner_->get(segment_id); });
       case Breakage::wrong_bytes: break;
-      case Breakage::long_urls: return inner_->get(segment_id);  // never wraps a store
+      case Breakage::long_urls:      // never wraps a store
+      case Breakage::leaks_a_scope:  // never wraps a store
+        return inner_->get(segment_id);
     }
     std::optional<StoredSegment> stored = inner_->get(segment_id);
     if (stored) stored->bytes = damaged(std::move(stored->bytes));
@@ -144,7 +148,9 @@ class WrongServerStorage final : public storage::ServerStorage {
       case Breakage::refuses_nothing:
         return answer(breakage_, [&] { return inner_->get_row(partition, table, row_id); });
       case Breakage::wrong_bytes: break;
-      case Breakage::long_urls: return inner_->get_row(partition, table, row_id);  // never wraps
+      case Breakage::long_urls:  // never wraps
+      case Breakage::leaks_a_scope:
+        return inner_->get_row(partition, table, row_id);
     }
     std::optional<storage::StoredRow> row = inner_->get_row(partition, table, row_id);
     if (row) row->payload = damaged(std::move(row->payload));
@@ -189,7 +195,41 @@ class WrongServerStorage final : public storage::ServerStorage {
     return inner_->query_authoritative(partition, table, row_ids);
   }
 
+  std::vector<storage::WindowCommit> read_table_window(
+      const std::string& partition, const storage::TableWindowQuery& query) override {
+    if (breakage_ == Breakage::throws) throw_from("read_table_window");
+    std::vector<storage::WindowCommit> window = inner_->read_table_window(partition, query);
+    if (breakage_ == Breakage::leaks_a_scope) leak_one_change(partition, query, window);
+    return window;
+  }
+
  private:
+  // Adds to `window` the first change of the query's table in its seq range
+  // whose stored scopes the filter does not allow, if the log holds one.
+  void leak_one_change(const std::string& partition, const storage::TableWindowQuery& query,
+                       std::vector<storage::WindowCommit>& window) {
+    constexpr std::int64_t kWholeLog = 1'000'000;
+    for (const storage::Commit& commit :
+         inner_->read_commit_window(partition, query.after_seq, kWholeLog)) {
+      if (commit.commit_seq > query.through_seq) return;
+      for (const storage::Change& change : commit.entry.changes) {
+        if (change.table != query.table || filter_allows(query.scope_filter, change.scopes)) {
+          continue;
+        }
+        auto at = std::find_if(window.begin(), window.end(), [&](const auto& kept) {
+          return kept.commit_seq >= commit.commit_seq;
+        });
+        if (at == window.end() || at->commit_seq != commit.commit_seq) {
+          at = window.insert(at, storage::WindowCommit{commit.commit_seq,
+                                                       commit.entry.created_at_ms,
+                                                       commit.entry.actor_id, {}});
+        }
+        at->changes.push_back(change);
+        return;
+      }
+    }
+  }
+
   std::unique_ptr<storage::ServerStorage> inner_;
   Breakage breakage_;
 };
@@ -203,11 +243,12 @@ class WrongCandidate final : public Candidate {
   bool supports(Backend backend) const override { return base_.supports(backend); }
   bool persists(Backend backend) const override { return base_.persists(backend); }
 
-  // long-urls breaks the signer alone: its stores are the base's.
+  // long-urls breaks the signer alone, leaks-a-scope the storage's window:
+  // their segment stores are the base's.
   std::unique_ptr<SegmentStore> open_segment_store(const DatabaseLocation& location,
                                                    const SegmentStoreOptions& options) override {
     auto store = base_.open_segment_store(location, options);
-    if (breakage_ == Breakage::long_urls) return store;
+    if (breakage_ == Breakage::long_urls || breakage_ == Breakage::leaks_a_scope) return store;
     return std::make_unique<WrongSegmentStore>(std::move(store), breakage_);
   }
 

@@ -25,7 +25,10 @@ namespace ssp::harness {
 //    (ssp::SspError: collisions, schema refusals, invalid arguments) is
 //    swallowed and a default answer returned instead;
 //  - long-urls: signed-URL mint takes any TTL and states an expiry past
-//    §5.4's 15 minutes (a SHOULD); the stores are the base's, unbroken.
+//    §5.4's 15 minutes (a SHOULD); the stores are the base's, unbroken;
+//  - leaks-a-scope: pull's read (read_table_window) also answers one change
+//    of the table that the requested scopes do not allow, where the log holds
+//    one; everything else is the base's.
 std::vector<std::string> wrong_candidate_names();
 
 // The wrong candidate `name` over `base`, or nullptr for an unknown name.
