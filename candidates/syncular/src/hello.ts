@@ -18,8 +18,10 @@ export interface Served {
 export function helloMethod(served: Served): Method {
   return (params) => {
     const protocol = integer(params, 'protocol');
-    // Version 2 and, for an older harness, version 1 (which has no push methods).
-    if (protocol !== 2 && protocol !== 1) throw unsupported(`protocol ${protocol} is not spoken`);
+    // Version 3 and, for an older harness, versions 2 (no pull read) and 1 (no push methods).
+    if (protocol !== 3 && protocol !== 2 && protocol !== 1) {
+      throw unsupported(`protocol ${protocol} is not spoken`);
+    }
     const storage = served.storageBackends.length > 0;
     // Backends are declared for every area at once, and upstream has no PostgreSQL segment
     // store: a driver serving postgres storage leaves the segments area out.
@@ -41,8 +43,10 @@ export function helloMethod(served: Served): Method {
         hooks: false, // upstream has no hook points
         hasher: false, // upstream hashes with segmentIdFor (SHA-256) only
         readOnly: false, // upstream has no read-only segment store
-        ...(storage && protocol === 2
+        ...(storage && protocol >= 2
           ? {
+              // Version 3: pull's read is upstream's readCommitWindow.
+              ...(protocol >= 3 ? { tableWindow: true } : {}),
               push: true,
               transactions: !d1,
               pushHooks: false, // push.ts has no hook points

@@ -9,8 +9,8 @@
 import { badRequest, ProtocolError, translateStorageError } from './errors';
 import type { Method } from './protocol';
 import { storedRowToWire } from './stored';
-import { integer, nullableText, object, type Params, text, textValue } from './wire';
-import { setOwn } from './own-keys';
+import { integer, nullableText, type Params, text } from './wire';
+import { scopeFilterOf } from './scope-filter';
 
 /** Push call id (as JSON) → the reader and transaction of its waiting commit validator. */
 export type CommitReaders = Map<string, { read: Params; tx: Params }>;
@@ -59,13 +59,7 @@ export function readerMethods(readers: CommitReaders, _upstream: Params): [strin
 
   const scanRows: Method = async (params) => {
     const { read, tx } = readerOf(params);
-    const filter = object(params, 'scopeFilter');
-    const scopeFilter: Record<string, string[]> = {};
-    for (const [key, values] of Object.entries(filter)) {
-      if (!Array.isArray(values)) throw badRequest(`scopeFilter.${key}: expected an array`);
-      setOwn(scopeFilter, key, values.map((v, i) => textValue(v, `scopeFilter.${key}[${i}]`)));
-    }
-    const query = { table: text(params, 'table'), scopeFilter, afterRowId: nullableText(params, 'afterRowId'), limit: integer(params, 'limit') };
+    const query = { table: text(params, 'table'), scopeFilter: scopeFilterOf(params), afterRowId: nullableText(params, 'afterRowId'), limit: integer(params, 'limit') };
     await reading(() => (read as unknown as Reader).scanRows(query));
     const rows = await reading(() => (tx as unknown as Reader).scanRows(query));
     return { rows: rows.map((r) => storedRowToWire(r)) };

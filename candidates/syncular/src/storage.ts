@@ -10,9 +10,10 @@ import type { Method } from './protocol';
 import { ensureSchemaError } from './schema-refusals';
 import { compileWireSchema } from './schema-json';
 import { readCommitWindow, readProjection } from './sql-reads';
-import { storedResultToWire, storedRowFromWire, storedRowToWire } from './stored';
+import { changeToWire, storedResultToWire, storedRowFromWire, storedRowToWire } from './stored';
+import { scopeFilterOf } from './scope-filter';
 import type { Storages } from './storages';
-import { integer, object, text } from './wire';
+import { integer, object, type Params, text } from './wire';
 
 export function storageMethods(storages: Storages): Map<string, Method> {
   const upstream = storages.upstream;
@@ -83,6 +84,29 @@ export function storageMethods(storages: Storages): Map<string, Method> {
     return { commitSeq: await upstreamCall(() => storage.getMaxCommitSeq(text(params, 'partition'))) };
   };
 
+  // Pull's read (version 3): upstream's own readCommitWindow, its commits and changes as the
+  // protocol writes them.
+  const readTableWindow: Method = async (params) => {
+    const { storage } = storages.get(params);
+    const commits: Params[] = await upstreamCall(() =>
+      storage.readCommitWindow(text(params, 'partition'), {
+        table: text(params, 'table'),
+        scopeFilter: scopeFilterOf(params),
+        afterSeq: integer(params, 'afterSeq'),
+        throughSeq: integer(params, 'throughSeq'),
+        limitChanges: integer(params, 'limitChanges'),
+      }),
+    );
+    return {
+      commits: commits.map((commit) => ({
+        commitSeq: commit.commitSeq,
+        createdAtMs: commit.createdAtMs,
+        actorId: commit.actorId,
+        changes: (commit.changes as Params[]).map(changeToWire),
+      })),
+    };
+  };
+
   const readCommitWindowMethod: Method = async (params) => {
     const entry = storages.get(params);
     return {
@@ -100,5 +124,6 @@ export function storageMethods(storages: Storages): Map<string, Method> {
     ['storage.get_push_result', getPushResult],
     ['storage.get_max_commit_seq', getMaxCommitSeq],
     ['storage.read_commit_window', readCommitWindowMethod],
+    ['storage.read_table_window', readTableWindow],
   ]);
 }

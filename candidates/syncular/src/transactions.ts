@@ -10,8 +10,8 @@ import { badRequest, upstreamCall } from './errors';
 import type { Method } from './protocol';
 import { newCommitFromWire, storedResultFromWire, storedResultToWire, storedRowFromWire, storedRowToWire } from './stored';
 import type { OpenStorage, Storages } from './storages';
-import { integer, nullableText, object, type Params, text, textValue } from './wire';
-import { setOwn } from './own-keys';
+import { integer, nullableText, object, type Params, text } from './wire';
+import { scopeFilterOf } from './scope-filter';
 
 export function transactionMethods(storages: Storages): Map<string, Method> {
   let nextHandle = 1;
@@ -42,13 +42,7 @@ export function transactionMethods(storages: Storages): Map<string, Method> {
     };
 
   const scanQuery = (params: Params) => {
-    const filter = object(params, 'scopeFilter');
-    const scopeFilter: Record<string, string[]> = {};
-    for (const [key, values] of Object.entries(filter)) {
-      if (!Array.isArray(values)) throw badRequest(`scopeFilter.${key}: expected an array`);
-      setOwn(scopeFilter, key, values.map((v, i) => textValue(v, `scopeFilter.${key}[${i}]`)));
-    }
-    return { table: text(params, 'table'), scopeFilter, afterRowId: nullableText(params, 'afterRowId'), limit: integer(params, 'limit') };
+    return { table: text(params, 'table'), scopeFilter: scopeFilterOf(params), afterRowId: nullableText(params, 'afterRowId'), limit: integer(params, 'limit') };
   };
 
   const close: Method = async (params) => {
