@@ -360,6 +360,41 @@ class PostgresServerStorage final : public ServerStorageBase {
     });
   }
 
+  PartitionEntry write_touch(const PartitionEntry& entry) override {
+    return write_registry(entry, "last_authenticated_at_ms = excluded.last_authenticated_at_ms",
+                          false);
+  }
+
+  PartitionEntry write_rotation(const PartitionEntry& entry) override {
+    return write_registry(entry,
+                          "log_epoch = excluded.log_epoch, epoch_required = TRUE, "
+                          "last_authenticated_at_ms = excluded.last_authenticated_at_ms",
+                          true);
+  }
+
+  std::optional<std::string> read_partition_epoch(const std::string& partition) override {
+    return guarded([&]() -> std::optional<std::string> {
+      pqxx::work txn(reader());
+      if (!core_tables_exist(txn)) return std::nullopt;
+      const pqxx::result rows = txn.exec_params(
+          "SELECT log_epoch FROM sync_partition_registry WHERE partition = $1", partition);
+      if (rows.empty()) return std::nullopt;
+      return std::string(rows[0][0].c_str());
+    });
+  }
+
+  std::vector<PartitionEntry> read_partition_registry() override {
+    return guarded([&] {
+      pqxx::work txn(reader());
+      std::vector<PartitionEntry> entries;
+      if (!core_tables_exist(txn)) return entries;
+      for (const auto& row : txn.exec(std::string(kRegistryColumns) + " ORDER BY partition")) {
+        entries.push_back(registry_entry(row));
+      }
+      return entries;
+    });
+  }
+
   std::unique_ptr<PushSession> open_push_session() override {
     return guarded([&] {
       return open_postgres_push_session(idle_push_, dsn_, schema_, options().lock_wait_ms);
@@ -367,6 +402,37 @@ class PostgresServerStorage final : public ServerStorageBase {
   }
 
  private:
+  static constexpr const char* kRegistryColumns =
+      "SELECT partition, log_epoch, epoch_required, last_authenticated_at_ms "
+      "FROM sync_partition_registry";
+
+  static PartitionEntry registry_entry(const pqxx::row& row) {
+    return PartitionEntry{row[0].c_str(), row[1].c_str(), row[2].as<bool>(),
+                          row[3].as<std::int64_t>()};
+  }
+
+  // Inserts `entry`, or applies `on_conflict` to the registered row, in one
+  // transaction on the writer, deleting the partition's client records
+  // first when told; answers the stored entry.
+  PartitionEntry write_registry(const PartitionEntry& entry, const std::string& on_conflict,
+                                bool delete_client_records) {
+    return guarded([&] {
+      pqxx::work txn(*writer_);
+      if (delete_client_records) {
+        txn.exec_params("DELETE FROM sync_clients WHERE partition = $1", entry.partition);
+      }
+      const pqxx::result rows = txn.exec_params(
+          "INSERT INTO sync_partition_registry (partition, log_epoch, epoch_required, "
+          "last_authenticated_at_ms) VALUES ($1, $2, $3, $4) ON CONFLICT (partition) DO UPDATE "
+          "SET " + on_conflict + " RETURNING partition, log_epoch, epoch_required, "
+          "last_authenticated_at_ms",
+          entry.partition, entry.log_epoch, entry.epoch_required, entry.last_authenticated_at_ms);
+      PartitionEntry stored = registry_entry(rows[0]);
+      txn.commit();
+      return stored;
+    });
+  }
+
   // The partition's max commit seq in `txn`'s snapshot, 0 before any commit.
   std::int64_t max_commit_seq_on(pqxx::transaction_base& txn, const std::string& partition) {
     if (!core_tables_exist(txn)) return 0;

@@ -134,6 +134,33 @@ std::vector<WindowCommit> ServerStorageBase::read_table_window(const std::string
   });
 }
 
+PartitionEntry ServerStorageBase::touch_partition(const std::string& partition,
+                                                  std::int64_t authenticated_at_ms,
+                                                  const std::string& initial_log_epoch) {
+  if (initial_log_epoch.empty()) throw InvalidArgument("initial log epoch must be non-empty");
+  std::lock_guard lock(write_mutex_);
+  return write_touch(PartitionEntry{partition, initial_log_epoch, false, authenticated_at_ms});
+}
+
+PartitionEntry ServerStorageBase::rotate_partition_log_epoch(const std::string& partition,
+                                                             const std::string& log_epoch,
+                                                             std::int64_t at_ms) {
+  if (log_epoch.empty()) throw InvalidArgument("log epoch must be non-empty");
+  std::lock_guard lock(write_mutex_);
+  return write_rotation(PartitionEntry{partition, log_epoch, true, at_ms});
+}
+
+std::optional<std::string> ServerStorageBase::get_partition_log_epoch(
+    const std::string& partition) {
+  std::lock_guard lock(read_mutex_);
+  return read_partition_epoch(partition);
+}
+
+std::vector<PartitionEntry> ServerStorageBase::list_partition_registry() {
+  std::lock_guard lock(read_mutex_);
+  return read_partition_registry();
+}
+
 AuthoritativeRead ServerStorageBase::query_authoritative(const std::string& partition,
                                                          const std::string& table,
                                                          const std::vector<std::string>& row_ids) {

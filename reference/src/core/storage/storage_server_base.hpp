@@ -45,6 +45,13 @@ class ServerStorageBase : public ServerStorage {
                                          std::int64_t limit) final;
   std::vector<WindowCommit> read_table_window(const std::string& partition,
                                               const TableWindowQuery& query) final;
+  PartitionEntry touch_partition(const std::string& partition, std::int64_t authenticated_at_ms,
+                                 const std::string& initial_log_epoch) final;
+  PartitionEntry rotate_partition_log_epoch(const std::string& partition,
+                                            const std::string& log_epoch,
+                                            std::int64_t at_ms) final;
+  std::optional<std::string> get_partition_log_epoch(const std::string& partition) final;
+  std::vector<PartitionEntry> list_partition_registry() final;
   AuthoritativeRead query_authoritative(const std::string& partition, const std::string& table,
                                         const std::vector<std::string>& row_ids) final;
 
@@ -81,6 +88,17 @@ class ServerStorageBase : public ServerStorage {
   virtual std::vector<WindowCandidate> read_window_candidates(
       const std::string& partition, const std::string& table, const WindowIndexKey& key,
       std::int64_t after_seq, std::int64_t through_seq, std::int64_t batch) = 0;
+  // The partition registry on the writer connection, each in one
+  // transaction, answering the stored entry: `entry` inserted, or only its
+  // timestamp refreshed when the partition is registered (write_touch); its
+  // epoch, required flag and timestamp written and the partition's
+  // sync_clients rows deleted (write_rotation). The epochs are checked.
+  virtual PartitionEntry write_touch(const PartitionEntry& entry) = 0;
+  virtual PartitionEntry write_rotation(const PartitionEntry& entry) = 0;
+  // Reader connection: one partition's epoch, every entry by partition; the
+  // core tables may not exist yet (nothing).
+  virtual std::optional<std::string> read_partition_epoch(const std::string& partition) = 0;
+  virtual std::vector<PartitionEntry> read_partition_registry() = 0;
   // The rows of `row_ids` that exist, in that order, and the partition's max
   // commit seq, read from one snapshot.
   virtual AuthoritativeRead read_authoritative(const CompiledTable& table,

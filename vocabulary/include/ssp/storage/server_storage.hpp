@@ -1,8 +1,8 @@
 // The server storage as far as the reference goes: ensure_schema (marker,
 // stored layouts, the 0.22 same-version refusal, the migration subset), single
 // row reads and writes, the push path's transactions and commit log, and
-// pull's scope-filtered read of it. Reactions, pruning, client records and
-// the partition registry are not here yet.
+// pull's scope-filtered read of it, and the partition registry. Reactions,
+// pruning and client records are not here yet.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ssp/storage/commit_log.hpp"
+#include "ssp/storage/partition_registry.hpp"
 #include "ssp/storage/push_result.hpp"
 #include "ssp/storage/push_transaction.hpp"
 #include "ssp/storage/row.hpp"
@@ -134,6 +135,30 @@ class ServerStorage {
   // for a limit below 1.
   virtual std::vector<WindowCommit> read_table_window(const std::string& partition,
                                                      const TableWindowQuery& query) = 0;
+
+  // The partition registry (§2.1). Writes need the core tables, which
+  // ensure_schema makes (StorageError before); reads answer nothing before.
+  //
+  // Authentication names `partition` at `authenticated_at_ms`: registers it
+  // with `initial_log_epoch`, epoch not required, or, when it is registered,
+  // refreshes its timestamp alone (its epoch is never replaced). Answers the
+  // stored entry. InvalidArgument ("initial log epoch must be non-empty").
+  virtual PartitionEntry touch_partition(const std::string& partition,
+                                         std::int64_t authenticated_at_ms,
+                                         const std::string& initial_log_epoch) = 0;
+  // The restore rule: in one transaction, `log_epoch` becomes the
+  // partition's epoch, required, at `at_ms` (registered if it was not), and
+  // the partition's client records are deleted; its commit log, stored
+  // results and horizon are left. Answers the stored entry.
+  // InvalidArgument ("log epoch must be non-empty").
+  virtual PartitionEntry rotate_partition_log_epoch(const std::string& partition,
+                                                    const std::string& log_epoch,
+                                                    std::int64_t at_ms) = 0;
+  // The partition's epoch, or nothing when it is not registered; refreshes
+  // nothing.
+  virtual std::optional<std::string> get_partition_log_epoch(const std::string& partition) = 0;
+  // Every entry, ordered by partition.
+  virtual std::vector<PartitionEntry> list_partition_registry() = 0;
 
   // Trusted code's read of committed rows (upstream's queryAuthoritative,
   // design notes push.md §4.3, by row id rather than by SQL: docs/decisions.md):
