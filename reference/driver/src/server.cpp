@@ -41,7 +41,8 @@ Json hello(const DriverSwitches& switches, const Fields& params) {
         {"ensuredSchema", pushes},
         {"queryAuthoritative", pushes},
         {"upstreamTables", pushes},
-        {"tableWindow", storage_reads}}}};
+        {"tableWindow", storage_reads},
+        {"partitionRegistry", storage_reads}}}};
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "ssp/postgres/postgres_server_storage.hpp"
 #include "ssp/sqlite/sqlite_server_storage.hpp"
 #include "ssp/storage/schema_compile.hpp"
+#include "wire/partition_values.hpp"
 #include "wire/push_values.hpp"
 #include "wire/schema_json.hpp"
 #include "wire/table_window_values.hpp"
@@ -131,6 +132,28 @@ Json storage_read_table_window(const Fields& params) {
       params.text("partition"), wire::table_window_query_from_fields(params)));
 }
 
+Json storage_touch_partition(const Fields& params) {
+  return Json{{"entry", wire::partition_entry_to_json(server_storage_of(params)->touch_partition(
+                            params.text("partition"), params.integer("authenticatedAtMs"),
+                            params.text("initialLogEpoch")))}};
+}
+
+Json storage_rotate_partition_log_epoch(const Fields& params) {
+  return Json{{"entry", wire::partition_entry_to_json(
+                            server_storage_of(params)->rotate_partition_log_epoch(
+                                params.text("partition"), params.text("logEpoch"),
+                                params.integer("atMs")))}};
+}
+
+Json storage_get_partition_log_epoch(const Fields& params) {
+  const auto epoch = server_storage_of(params)->get_partition_log_epoch(params.text("partition"));
+  return Json{{"logEpoch", epoch ? Json(*epoch) : Json()}};
+}
+
+Json storage_list_partition_registry(const Fields& params) {
+  return wire::partition_registry_to_json(server_storage_of(params)->list_partition_registry());
+}
+
 Json storage_query_authoritative(const Fields& params) {
   std::vector<std::string> row_ids;
   const Json& ids = params.array("rowIds");
@@ -182,6 +205,10 @@ void add_storage_methods(MethodTable& table) {
   table["storage.get_max_commit_seq"] = storage_get_max_commit_seq;
   table["storage.read_commit_window"] = storage_read_commit_window;
   table["storage.read_table_window"] = storage_read_table_window;
+  table["storage.touch_partition"] = storage_touch_partition;
+  table["storage.rotate_partition_log_epoch"] = storage_rotate_partition_log_epoch;
+  table["storage.get_partition_log_epoch"] = storage_get_partition_log_epoch;
+  table["storage.list_partition_registry"] = storage_list_partition_registry;
   table["storage.query_authoritative"] = storage_query_authoritative;
   table["storage.close"] = storage_close;
 }

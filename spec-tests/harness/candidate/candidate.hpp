@@ -46,6 +46,7 @@ enum class Capability {
                       // push's does (REMOTE §3), so a command parks at a callback too
   authoritative_queries,  // ServerStorage::query_authoritative
   table_window,     // ServerStorage::read_table_window, pull's scope-filtered read
+  partition_registry,  // ServerStorage's partition registry: touch, rotate, read, list (§2.1)
   upstream_tables,  // the storage keeps upstream 0.22's tables (sync_commits, sync_push_results,
                     // …) under their names: a test may read or edit them by SQL, a check of
                     // the 0.22 storage format, never of what SSP2 requires

@@ -203,6 +203,24 @@ class WrongServerStorage final : public storage::ServerStorage {
     return window;
   }
 
+  // The partition registry is not broken here: delegated unchanged.
+  storage::PartitionEntry touch_partition(const std::string& partition,
+                                          std::int64_t authenticated_at_ms,
+                                          const std::string& initial_log_epoch) override {
+    return inner_->touch_partition(partition, authenticated_at_ms, initial_log_epoch);
+  }
+  storage::PartitionEntry rotate_partition_log_epoch(const std::string& partition,
+                                                     const std::string& log_epoch,
+                                                     std::int64_t at_ms) override {
+    return inner_->rotate_partition_log_epoch(partition, log_epoch, at_ms);
+  }
+  std::optional<std::string> get_partition_log_epoch(const std::string& partition) override {
+    return inner_->get_partition_log_epoch(partition);
+  }
+  std::vector<storage::PartitionEntry> list_partition_registry() override {
+    return inner_->list_partition_registry();
+  }
+
  private:
   // Adds to `window` the first change of the query's table in its seq range
   // whose stored scopes the filter does not allow, if the log holds one.

@@ -49,6 +49,8 @@ class DriverCandidate final : public Candidate {
       case Capability::authoritative_queries:
         return hello_.authoritative_queries && has(Capability::push);
       case Capability::table_window: return hello_.table_window && has(Capability::push);
+      case Capability::partition_registry:
+        return hello_.partition_registry && has(Capability::push);
       case Capability::upstream_tables:
         return hello_.upstream_tables && hello_.areas.contains("storage");
       case Capability::schema_reports:
@@ -70,9 +72,11 @@ class DriverCandidate final : public Candidate {
       return "the driver speaks protocol version " + std::to_string(hello_.protocol) +
              ", which has no push methods";
     }
-    if (capability == Capability::table_window && hello_.protocol < 3) {
+    const bool storage_layer = capability == Capability::table_window ||
+                               capability == Capability::partition_registry;
+    if (storage_layer && hello_.protocol < 3) {
       return "the driver speaks protocol version " + std::to_string(hello_.protocol) +
-             ", which has no storage.read_table_window";
+             ", which has no storage reads beyond push's";
     }
     return {};
   }

@@ -51,7 +51,10 @@ DriverHello read_hello(const wire::Json& answer, std::int64_t asked) {
       hello.schema_reports =
           !capabilities.has("schemaReport") || capabilities.boolean("schemaReport");
     }
-    if (protocol >= 3) hello.table_window = optional_flag(capabilities, "tableWindow");
+    if (protocol >= 3) {
+      hello.table_window = optional_flag(capabilities, "tableWindow");
+      hello.partition_registry = optional_flag(capabilities, "partitionRegistry");
+    }
     return hello;
   } catch (const wire::WireError& error) {
     throw DriverError("hello", std::string("protocol violation: ") + error.what());

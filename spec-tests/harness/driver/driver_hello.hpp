@@ -38,6 +38,9 @@ struct DriverHello {
   // Version 3, optional and false when absent. "tableWindow": the storage
   // serves storage.read_table_window, pull's read.
   bool table_window = false;
+  // "partitionRegistry": storage.touch_partition, rotate_partition_log_epoch,
+  // get_partition_log_epoch and list_partition_registry.
+  bool partition_registry = false;
   // "schemaReport": absent means true, as every driver answered a report
   // before the field existed (version 2, third revision).
   bool schema_reports = true;

@@ -9,6 +9,7 @@
 #include "harness/errors/driver_error.hpp"
 #include "harness/errors/harness_error.hpp"
 #include "wire/hook_points.hpp"
+#include "wire/partition_values.hpp"
 #include "wire/push_values.hpp"
 #include "wire/table_window_values.hpp"
 #include "wire/wire_values.hpp"
@@ -131,6 +132,33 @@ class DriverServerStorage final : public storage::ServerStorage {
                          [&] { return wire::table_window_from_json(result, "result"); });
   }
 
+  // The partition registry (version 3): the caller checked the driver
+  // advertised partitionRegistry (the partition_registry capability gate).
+  storage::PartitionEntry touch_partition(const std::string& partition,
+                                          std::int64_t authenticated_at_ms,
+                                          const std::string& initial_log_epoch) override {
+    return registry_entry("touch_partition", {{"partition", partition},
+                                              {"authenticatedAtMs", authenticated_at_ms},
+                                              {"initialLogEpoch", initial_log_epoch}});
+  }
+  storage::PartitionEntry rotate_partition_log_epoch(const std::string& partition,
+                                                     const std::string& log_epoch,
+                                                     std::int64_t at_ms) override {
+    return registry_entry("rotate_partition_log_epoch",
+                          {{"partition", partition}, {"logEpoch", log_epoch}, {"atMs", at_ms}});
+  }
+  std::optional<std::string> get_partition_log_epoch(const std::string& partition) override {
+    const Json result = handle_->call("get_partition_log_epoch", {{"partition", partition}});
+    return decode_answer(handle_->method("get_partition_log_epoch"), [&] {
+      return wire::Fields(result, "result").nullable_text("logEpoch");
+    });
+  }
+  std::vector<storage::PartitionEntry> list_partition_registry() override {
+    const Json result = handle_->call("list_partition_registry", Json::object());
+    return decode_answer(handle_->method("list_partition_registry"),
+                         [&] { return wire::partition_registry_from_json(result, "result"); });
+  }
+
   storage::AuthoritativeRead query_authoritative(
       const std::string& partition, const std::string& table,
       const std::vector<std::string>& row_ids) override {
@@ -145,6 +173,14 @@ class DriverServerStorage final : public storage::ServerStorage {
   }
 
  private:
+  // `verb`'s {"entry"} answer.
+  storage::PartitionEntry registry_entry(const std::string& verb, Json params) {
+    const Json result = handle_->call(verb, std::move(params));
+    return decode_answer(handle_->method(verb), [&] {
+      return wire::partition_entry_from_json(wire::Fields(result, "result").at("entry"),
+                                             "result.entry");
+    });
+  }
 
   static Json row_key(const std::string& partition, const std::string& table,
                       const std::string& row_id) {

@@ -27,6 +27,8 @@ std::string_view capability_name(Capability capability) {
     case Capability::authoritative_queries:
       return "authoritative queries (storage.query_authoritative)";
     case Capability::table_window: return "pull's read (storage.read_table_window)";
+    case Capability::partition_registry:
+      return "the partition registry (storage.touch_partition and the methods beside it)";
     case Capability::upstream_tables:
       return "upstream 0.22's storage tables under their names (read and edited by SQL)";
     case Capability::schema_reports:
@@ -56,6 +58,7 @@ std::string_view capability_key(Capability capability) {
     case Capability::command_callbacks: return "command_callbacks";
     case Capability::authoritative_queries: return "authoritative_queries";
     case Capability::table_window: return "table_window";
+    case Capability::partition_registry: return "partition_registry";
     case Capability::upstream_tables: return "upstream_tables";
     case Capability::schema_reports: return "schema_reports";
     case Capability::process_kill: return "process_kill";

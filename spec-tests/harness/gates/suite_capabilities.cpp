@@ -33,6 +33,8 @@ const std::map<std::string, std::vector<Capability>>& suite_capabilities() {
       {"Marker", {server_storage, rows, schema}},
       {"Migration", {server_storage, rows, schema, schema_reports}},
       {"MigrationProperties", {server_storage, rows, schema}},
+      {"PartitionRegistry",
+       {server_storage, rows, schema, push, partition_registry, upstream_tables}},
       {"PhysicalCheck", {server_storage, rows, schema}},
       {"PostgresNewIdPut", {hooks}},
       {"PropConcurrency", {segment_store, injected_hasher}},
