@@ -119,7 +119,13 @@ export function translateStorageError(error: unknown): ProtocolError {
   if (unknownTable !== null) {
     return new ProtocolError('ssp.unknown_table', error.message, { table: JSON.parse(unknownTable[1] as string) });
   }
-  if (error.message === 'transaction already finished' || error.message === 'push rejection requires its apply savepoint') {
+  if (
+    error.message === 'transaction already finished' ||
+    error.message === 'push rejection requires its apply savepoint' ||
+    // The partition registry's refusals (sqlite-storage.ts, postgres-storage.ts).
+    error.message === 'initial log epoch must be non-empty' ||
+    error.message === 'log epoch must be non-empty'
+  ) {
     return new ProtocolError('ssp.invalid_argument', error.message);
   }
   if (thrown.name === 'DecodeError') return rowDecodeError(error);

@@ -45,8 +45,9 @@ export function helloMethod(served: Served): Method {
         readOnly: false, // upstream has no read-only segment store
         ...(storage && protocol >= 2
           ? {
-              // Version 3: pull's read is upstream's readCommitWindow.
-              ...(protocol >= 3 ? { tableWindow: true } : {}),
+              // Version 3: pull's read is upstream's readCommitWindow, the registry its
+              // touchPartition, rotatePartitionLogEpoch and listPartitionRegistry.
+              ...(protocol >= 3 ? { tableWindow: true, partitionRegistry: true } : {}),
               push: true,
               transactions: !d1,
               pushHooks: false, // push.ts has no hook points

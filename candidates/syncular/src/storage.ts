@@ -107,6 +107,41 @@ export function storageMethods(storages: Storages): Map<string, Method> {
     };
   };
 
+  // The partition registry (version 3): upstream's touchPartition, rotatePartitionLogEpoch and
+  // listPartitionRegistry. This upstream has no getPartitionLogEpoch (0.21's): the epoch is
+  // read from the list, which refreshes nothing either.
+  const entryToWire = (entry: Params) => ({
+    partition: entry.partition,
+    logEpoch: entry.logEpoch,
+    epochRequired: entry.epochRequired,
+    lastAuthenticatedAtMs: entry.lastAuthenticatedAtMs,
+  });
+  const touchPartition: Method = async (params) => {
+    const { storage } = storages.get(params);
+    const entry = await upstreamCall(() =>
+      storage.touchPartition(text(params, 'partition'), integer(params, 'authenticatedAtMs'), text(params, 'initialLogEpoch')),
+    );
+    return { entry: entryToWire(entry) };
+  };
+  const rotatePartitionLogEpoch: Method = async (params) => {
+    const { storage } = storages.get(params);
+    const entry = await upstreamCall(() =>
+      storage.rotatePartitionLogEpoch(text(params, 'partition'), text(params, 'logEpoch'), integer(params, 'atMs')),
+    );
+    return { entry: entryToWire(entry) };
+  };
+  const listPartitionRegistry: Method = async (params) => {
+    const { storage } = storages.get(params);
+    const entries: Params[] = await upstreamCall(() => storage.listPartitionRegistry());
+    return { entries: entries.map(entryToWire) };
+  };
+  const getPartitionLogEpoch: Method = async (params) => {
+    const { storage } = storages.get(params);
+    const partition = text(params, 'partition');
+    const entries: Params[] = await upstreamCall(() => storage.listPartitionRegistry());
+    return { logEpoch: entries.find((entry) => entry.partition === partition)?.logEpoch ?? null };
+  };
+
   const readCommitWindowMethod: Method = async (params) => {
     const entry = storages.get(params);
     return {
@@ -125,5 +160,9 @@ export function storageMethods(storages: Storages): Map<string, Method> {
     ['storage.get_max_commit_seq', getMaxCommitSeq],
     ['storage.read_commit_window', readCommitWindowMethod],
     ['storage.read_table_window', readTableWindow],
+    ['storage.touch_partition', touchPartition],
+    ['storage.rotate_partition_log_epoch', rotatePartitionLogEpoch],
+    ['storage.get_partition_log_epoch', getPartitionLogEpoch],
+    ['storage.list_partition_registry', listPartitionRegistry],
   ]);
 }
