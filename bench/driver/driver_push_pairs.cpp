@@ -33,10 +33,10 @@ class DriverStorage {
     const Json hello = process_.call("hello", {{"protocol", 2}, {"harness", "ssp-bench"}});
     const Json& capabilities = hello.at("capabilities");
     ensured_schema_ = capabilities.value("ensuredSchema", false);
-    handle_ = process_.call("storage.open",
-                            {{"location", location_of(site.storage_place())},
-                             {"options",
-                              {{"compatibility", "0.22"}, {"lockWaitMs", 30'000}, {"hooks", false}}}})
+    const Json options{{"compatibility", "0.22"}, {"lockWaitMs", 30'000}, {"hooks", false}};
+    handle_ = process_
+                  .call("storage.open",
+                        {{"location", location_of(site.storage_place())}, {"options", options}})
                   .at("storage");
     process_.call("storage.ensure_schema",
                   {{"storage", handle_}, {"schema", wire::compiled_schema_to_json(site.schema())}});

@@ -67,7 +67,8 @@ rc::Gen<WindowGenWrite> gen_window_write() {
   return rc::gen::build<WindowGenWrite>(
       rc::gen::set(&WindowGenWrite::table, rc::gen::inRange(0, 3)),
       rc::gen::set(&WindowGenWrite::row, rc::gen::inRange(0, 3)),
-      rc::gen::set(&WindowGenWrite::remove, rc::gen::weightedElement<bool>({{3, false}, {1, true}})),
+      rc::gen::set(&WindowGenWrite::remove,
+                   rc::gen::weightedElement<bool>({{3, false}, {1, true}})),
       rc::gen::set(&WindowGenWrite::first, rc::gen::inRange(0, 3)),
       rc::gen::set(&WindowGenWrite::second, rc::gen::inRange(0, 3)));
 }
@@ -134,9 +135,8 @@ std::vector<std::string> model_window(const std::vector<LoggedCommit>& log,
     if (commit.commit_seq <= query.after_seq || commit.commit_seq > query.through_seq) continue;
     std::vector<LoggedChange> kept;
     for (const LoggedChange& change : commit.changes) {
-      if (change.table == query.table && harness::filter_allows(query.scope_filter, change.scopes)) {
-        kept.push_back(change);
-      }
+      if (change.table != query.table) continue;
+      if (harness::filter_allows(query.scope_filter, change.scopes)) kept.push_back(change);
     }
     if (kept.empty()) continue;
     out.push_back(commit_text(commit.commit_seq, kept));
@@ -256,7 +256,8 @@ TEST_P(PullPrivacy, PULL_P1_EveryWindowPageHoldsExactlyWhatTheScopesAllow) {
                     rc::gen::nonEmpty(rc::gen::resize(
                         3, rc::gen::container<std::vector<WindowGenWrite>>(gen_window_write()))))));
         const auto queries = *rc::gen::resize(
-            8, rc::gen::nonEmpty(rc::gen::container<std::vector<WindowGenQuery>>(gen_window_query())));
+            8, rc::gen::nonEmpty(
+                   rc::gen::container<std::vector<WindowGenQuery>>(gen_window_query())));
         run_case(commits, queries);
       },
       25);

@@ -17,7 +17,9 @@ storage::PartitionEntry partition_entry_from_json(const Json& value, const std::
 
 Json partition_registry_to_json(const std::vector<storage::PartitionEntry>& entries) {
   Json out = Json::array();
-  for (const storage::PartitionEntry& entry : entries) out.push_back(partition_entry_to_json(entry));
+  for (const storage::PartitionEntry& entry : entries) {
+    out.push_back(partition_entry_to_json(entry));
+  }
   return Json{{"entries", std::move(out)}};
 }
 

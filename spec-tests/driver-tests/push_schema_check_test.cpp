@@ -69,7 +69,8 @@ TEST(PushSchemaCheck, HARNESS_64_APushUnderASchemaItsStorageDidNotEnsureIsAHarne
   };
   EXPECT_THAT(refused(ensured, "k0"), HasSubstr("push.run: no storage.ensure_schema"));
   storage->ensure_schema(ensured);
-  EXPECT_THAT(refused(other, "k1"), HasSubstr("push.run: the test pushes under a schema (version 2)"));
+  EXPECT_THAT(refused(other, "k1"),
+              HasSubstr("push.run: the test pushes under a schema (version 2)"));
   EXPECT_EQ(pushes->push(*storage, ensured, actor, one_task("k2"), options).status,
             push::PushAnswerStatus::applied);
   storage.reset();

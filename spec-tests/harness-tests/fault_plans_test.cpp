@@ -18,7 +18,8 @@ using ::testing::IsEmpty;
 using ::testing::StartsWith;
 
 const std::string kPlanHead =
-    "plan P\nrequirement FAULT-9\nsection §6.4\ntitle t\ntest T9\ncall push.run applied\nfault kill\n";
+    "plan P\nrequirement FAULT-9\nsection §6.4\ntitle t\ntest T9\n"
+    "call push.run applied\nfault kill\n";
 
 std::string plan_error_of(const std::string& text) {
   try {

@@ -40,7 +40,9 @@ class TableWindow : public PushTest {
     // 3: docs d1 (o1, x), d2 (o1, y)  4: members m1 (o1)
     // 5: tasks t1 again (p1), t2 deleted (p2)
     t1_ = task("t1", "p1", "first");
-    ASSERT_EQ(apply(commit("k1", {upsert("tasks", "t1", t1_), upsert("tasks", "t2", task("t2", "p2"))})), 1);
+    ASSERT_EQ(apply(commit("k1", {upsert("tasks", "t1", t1_),
+                                  upsert("tasks", "t2", task("t2", "p2"))})),
+              1);
     ASSERT_EQ(apply(commit("k2", {upsert("tasks", "t3", task("t3", "p2"))})), 2);
     ASSERT_EQ(apply(commit("k3", {upsert("docs", "d1", doc("d1", "o1", "x")),
                                   upsert("docs", "d2", doc("d2", "o1", "y"))})),

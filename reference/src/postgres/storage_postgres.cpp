@@ -360,16 +360,22 @@ class PostgresServerStorage final : public ServerStorageBase {
     });
   }
 
-  PartitionEntry write_touch(const PartitionEntry& entry) override {
-    return write_registry(entry, "last_authenticated_at_ms = excluded.last_authenticated_at_ms",
-                          false);
-  }
-
-  PartitionEntry write_rotation(const PartitionEntry& entry) override {
-    return write_registry(entry,
-                          "log_epoch = excluded.log_epoch, epoch_required = TRUE, "
-                          "last_authenticated_at_ms = excluded.last_authenticated_at_ms",
-                          true);
+  PartitionEntry write_registry(const PartitionEntry& entry, RegistryWrite write) override {
+    return guarded([&] {
+      pqxx::work txn(*writer_);
+      if (write == RegistryWrite::rotation) {
+        txn.exec_params("DELETE FROM sync_clients WHERE partition = $1", entry.partition);
+      }
+      const pqxx::result rows = txn.exec_params(
+          "INSERT INTO sync_partition_registry (" + std::string(kRegistryColumns) +
+              ") VALUES ($1, $2, $3, $4) ON CONFLICT (partition) DO UPDATE SET " +
+              std::string(registry_conflict_update(write)) + " RETURNING " +
+              std::string(kRegistryColumns),
+          entry.partition, entry.log_epoch, entry.epoch_required, entry.last_authenticated_at_ms);
+      PartitionEntry stored = registry_entry(rows[0]);
+      txn.commit();
+      return stored;
+    });
   }
 
   std::optional<std::string> read_partition_epoch(const std::string& partition) override {
@@ -388,7 +394,8 @@ class PostgresServerStorage final : public ServerStorageBase {
       pqxx::work txn(reader());
       std::vector<PartitionEntry> entries;
       if (!core_tables_exist(txn)) return entries;
-      for (const auto& row : txn.exec(std::string(kRegistryColumns) + " ORDER BY partition")) {
+      for (const auto& row : txn.exec("SELECT " + std::string(kRegistryColumns) +
+                                      " FROM sync_partition_registry ORDER BY partition")) {
         entries.push_back(registry_entry(row));
       }
       return entries;
@@ -402,35 +409,9 @@ class PostgresServerStorage final : public ServerStorageBase {
   }
 
  private:
-  static constexpr const char* kRegistryColumns =
-      "SELECT partition, log_epoch, epoch_required, last_authenticated_at_ms "
-      "FROM sync_partition_registry";
-
   static PartitionEntry registry_entry(const pqxx::row& row) {
     return PartitionEntry{row[0].c_str(), row[1].c_str(), row[2].as<bool>(),
                           row[3].as<std::int64_t>()};
-  }
-
-  // Inserts `entry`, or applies `on_conflict` to the registered row, in one
-  // transaction on the writer, deleting the partition's client records
-  // first when told; answers the stored entry.
-  PartitionEntry write_registry(const PartitionEntry& entry, const std::string& on_conflict,
-                                bool delete_client_records) {
-    return guarded([&] {
-      pqxx::work txn(*writer_);
-      if (delete_client_records) {
-        txn.exec_params("DELETE FROM sync_clients WHERE partition = $1", entry.partition);
-      }
-      const pqxx::result rows = txn.exec_params(
-          "INSERT INTO sync_partition_registry (partition, log_epoch, epoch_required, "
-          "last_authenticated_at_ms) VALUES ($1, $2, $3, $4) ON CONFLICT (partition) DO UPDATE "
-          "SET " + on_conflict + " RETURNING partition, log_epoch, epoch_required, "
-          "last_authenticated_at_ms",
-          entry.partition, entry.log_epoch, entry.epoch_required, entry.last_authenticated_at_ms);
-      PartitionEntry stored = registry_entry(rows[0]);
-      txn.commit();
-      return stored;
-    });
   }
 
   // The partition's max commit seq in `txn`'s snapshot, 0 before any commit.

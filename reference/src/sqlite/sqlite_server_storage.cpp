@@ -222,16 +222,31 @@ class SqliteServerStorage final : public ServerStorageBase {
     return candidates;
   }
 
-  PartitionEntry write_touch(const PartitionEntry& entry) override {
-    return write_registry(entry, "last_authenticated_at_ms = excluded.last_authenticated_at_ms",
-                          false);
-  }
-
-  PartitionEntry write_rotation(const PartitionEntry& entry) override {
-    return write_registry(entry,
-                          "log_epoch = excluded.log_epoch, epoch_required = 1, "
-                          "last_authenticated_at_ms = excluded.last_authenticated_at_ms",
-                          true);
+  PartitionEntry write_registry(const PartitionEntry& entry, RegistryWrite write) override {
+    Transaction transaction(writer_, Transaction::Kind::write);
+    if (write == RegistryWrite::rotation) {
+      writer_.prepare("DELETE FROM sync_clients WHERE partition = ?")
+          .bind(1, std::string_view(entry.partition))
+          .run();
+    }
+    writer_
+        .prepare("INSERT INTO sync_partition_registry (" + std::string(kRegistryColumns) +
+                 ") VALUES (?, ?, ?, ?) ON CONFLICT (partition) DO UPDATE SET " +
+                 std::string(registry_conflict_update(write)))
+        .bind(1, std::string_view(entry.partition))
+        .bind(2, std::string_view(entry.log_epoch))
+        .bind(3, static_cast<std::int64_t>(entry.epoch_required ? 1 : 0))
+        .bind(4, entry.last_authenticated_at_ms)
+        .run();
+    std::optional<PartitionEntry> stored;
+    {
+      Statement read = writer_.prepare(registry_select() + " WHERE partition = ?");
+      read.bind(1, std::string_view(entry.partition));
+      if (read.step()) stored = registry_entry(read);
+    }
+    if (!stored) throw StorageError("the partition registry lost " + entry.partition);
+    transaction.commit();
+    return *stored;
   }
 
   std::optional<std::string> read_partition_epoch(const std::string& partition) override {
@@ -245,7 +260,7 @@ class SqliteServerStorage final : public ServerStorageBase {
 
   std::vector<PartitionEntry> read_partition_registry() override {
     if (!core_tables_exist()) return {};
-    Statement read = reader_.prepare(std::string(kRegistryColumns) + " ORDER BY partition");
+    Statement read = reader_.prepare(registry_select() + " ORDER BY partition");
     std::vector<PartitionEntry> entries;
     while (read.step()) entries.push_back(registry_entry(read));
     return entries;
@@ -272,45 +287,14 @@ class SqliteServerStorage final : public ServerStorageBase {
     });
   }
 
-  static constexpr const char* kRegistryColumns =
-      "SELECT partition, log_epoch, epoch_required, last_authenticated_at_ms "
-      "FROM sync_partition_registry";
+  static std::string registry_select() {
+    return "SELECT " + std::string(kRegistryColumns) + " FROM sync_partition_registry";
+  }
 
   static PartitionEntry registry_entry(Statement& read) {
     return PartitionEntry{read.text("partition"), read.text("log_epoch"),
                           read.integer("epoch_required") != 0,
                           read.integer("last_authenticated_at_ms")};
-  }
-
-  // Inserts `entry`, or applies `on_conflict` to the registered row, in one
-  // transaction on the writer, deleting the partition's client records
-  // first when told; answers the stored entry.
-  PartitionEntry write_registry(const PartitionEntry& entry, const std::string& on_conflict,
-                                bool delete_client_records) {
-    Transaction transaction(writer_, Transaction::Kind::write);
-    if (delete_client_records) {
-      writer_.prepare("DELETE FROM sync_clients WHERE partition = ?")
-          .bind(1, std::string_view(entry.partition))
-          .run();
-    }
-    writer_
-        .prepare("INSERT INTO sync_partition_registry (partition, log_epoch, epoch_required, "
-                 "last_authenticated_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (partition) DO "
-                 "UPDATE SET " + on_conflict)
-        .bind(1, std::string_view(entry.partition))
-        .bind(2, std::string_view(entry.log_epoch))
-        .bind(3, static_cast<std::int64_t>(entry.epoch_required ? 1 : 0))
-        .bind(4, entry.last_authenticated_at_ms)
-        .run();
-    std::optional<PartitionEntry> stored;
-    {
-      Statement read = writer_.prepare(std::string(kRegistryColumns) + " WHERE partition = ?");
-      read.bind(1, std::string_view(entry.partition));
-      if (read.step()) stored = registry_entry(read);
-    }
-    if (!stored) throw StorageError("the partition registry lost " + entry.partition);
-    transaction.commit();
-    return *stored;
   }
 
   bool core_tables_exist() {

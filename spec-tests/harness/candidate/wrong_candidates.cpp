@@ -9,7 +9,14 @@
 namespace ssp::harness {
 namespace {
 
-enum class Breakage { finds_nothing, wrong_bytes, throws, refuses_nothing, long_urls, leaks_a_scope };
+enum class Breakage {
+  finds_nothing,
+  wrong_bytes,
+  throws,
+  refuses_nothing,
+  long_urls,
+  leaks_a_scope,
+};
 
 struct WrongCandidateName {
   const char* name;

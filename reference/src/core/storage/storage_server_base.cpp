@@ -139,7 +139,8 @@ PartitionEntry ServerStorageBase::touch_partition(const std::string& partition,
                                                   const std::string& initial_log_epoch) {
   if (initial_log_epoch.empty()) throw InvalidArgument("initial log epoch must be non-empty");
   std::lock_guard lock(write_mutex_);
-  return write_touch(PartitionEntry{partition, initial_log_epoch, false, authenticated_at_ms});
+  return write_registry(PartitionEntry{partition, initial_log_epoch, false, authenticated_at_ms},
+                        RegistryWrite::touch);
 }
 
 PartitionEntry ServerStorageBase::rotate_partition_log_epoch(const std::string& partition,
@@ -147,7 +148,8 @@ PartitionEntry ServerStorageBase::rotate_partition_log_epoch(const std::string& 
                                                              std::int64_t at_ms) {
   if (log_epoch.empty()) throw InvalidArgument("log epoch must be non-empty");
   std::lock_guard lock(write_mutex_);
-  return write_rotation(PartitionEntry{partition, log_epoch, true, at_ms});
+  return write_registry(PartitionEntry{partition, log_epoch, true, at_ms},
+                        RegistryWrite::rotation);
 }
 
 std::optional<std::string> ServerStorageBase::get_partition_log_epoch(

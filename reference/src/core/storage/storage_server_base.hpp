@@ -19,6 +19,7 @@
 
 #include "ssp/storage/schema_startup.hpp"
 #include "ssp/storage/server_storage.hpp"
+#include "partition_registry_writes.hpp"
 #include "storage_push_transaction.hpp"
 #include "table_window_pages.hpp"
 
@@ -88,13 +89,12 @@ class ServerStorageBase : public ServerStorage {
   virtual std::vector<WindowCandidate> read_window_candidates(
       const std::string& partition, const std::string& table, const WindowIndexKey& key,
       std::int64_t after_seq, std::int64_t through_seq, std::int64_t batch) = 0;
-  // The partition registry on the writer connection, each in one
-  // transaction, answering the stored entry: `entry` inserted, or only its
-  // timestamp refreshed when the partition is registered (write_touch); its
-  // epoch, required flag and timestamp written and the partition's
-  // sync_clients rows deleted (write_rotation). The epochs are checked.
-  virtual PartitionEntry write_touch(const PartitionEntry& entry) = 0;
-  virtual PartitionEntry write_rotation(const PartitionEntry& entry) = 0;
+  // The registry's `write` of `entry` on the writer connection, in one
+  // transaction (partition_registry_writes.hpp): the partition's sync_clients
+  // rows deleted first for a rotation, then `entry` inserted or
+  // registry_conflict_update(write) applied; answers the stored entry. The
+  // epoch is checked.
+  virtual PartitionEntry write_registry(const PartitionEntry& entry, RegistryWrite write) = 0;
   // Reader connection: one partition's epoch, every entry by partition; the
   // core tables may not exist yet (nothing).
   virtual std::optional<std::string> read_partition_epoch(const std::string& partition) = 0;

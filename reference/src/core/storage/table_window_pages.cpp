@@ -34,7 +34,9 @@ void add_window_row(std::vector<WindowCandidate>& page, std::int64_t seq,
   if (page.empty() || page.back().commit_seq != seq) page.push_back({seq, commit_of_row()});
   WindowCandidate& open = page.back();
   if (!open.commit) return;
-  if (std::optional<Change> change = change_of_row()) open.commit->changes.push_back(std::move(*change));
+  if (std::optional<Change> change = change_of_row()) {
+    open.commit->changes.push_back(std::move(*change));
+  }
 }
 
 std::vector<WindowCommit> read_window_pages(const TableWindowQuery& query,
