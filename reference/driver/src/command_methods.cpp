@@ -12,7 +12,7 @@
 namespace ssp::driver {
 
 Json run_command_request(const Fields& params, storage::ServerStorage& storage) {
-  const storage::CompiledSchema schema = push_schema_of(params);
+  const auto schema = push_schema_of(params);
   const push::PushActor actor =
       wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
   const Fields request_fields = params.object("request");
@@ -26,7 +26,7 @@ Json run_command_request(const Fields& params, storage::ServerStorage& storage) 
         params.boolean("authorized"));
   }
   return wire::push_answer_to_json(push::run_remote_command(
-      storage, schema, actor, registry, request, carried_push_options(params)));
+      storage, *schema, actor, registry, request, carried_push_options(params)));
 }
 
 namespace {

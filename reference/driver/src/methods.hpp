@@ -97,7 +97,7 @@ storage::CompiledSchema compiled_schema_of(const Fields& params);
 // request carries one (a harness before version 2, sixth revision), else the
 // schema of the storage's last successful storage.ensure_schema, none before
 // it (a schema with no table).
-storage::CompiledSchema push_schema_of(const Fields& params);
+std::shared_ptr<const storage::CompiledSchema> push_schema_of(const Fields& params);
 // The push options of a push.run request (push_methods.cpp): what
 // carried_push_options reads, and its cap.
 push::PushOptions push_options_of(const Fields& params);

@@ -140,13 +140,13 @@ Json run_push_request(const Fields& params, const push::PushOptions& options) {
 
 Json run_push_request(const Fields& params, const push::PushOptions& options,
                       storage::ServerStorage& storage) {
-  const storage::CompiledSchema schema = push_schema_of(params);
+  const auto schema = push_schema_of(params);
   const push::PushActor actor =
       wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
   const push::PushCommit commit =
       wire::push_commit_from_json(params.at("commit"), params.path_of("commit"));
   try {
-    return wire::push_answer_to_json(push::run_push(storage, schema, actor, commit, options));
+    return wire::push_answer_to_json(push::run_push(storage, *schema, actor, commit, options));
   } catch (const push::PushAbandoned& abandoned) {
     std::rethrow_if_nested(abandoned);
     throw;

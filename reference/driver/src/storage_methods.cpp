@@ -52,18 +52,20 @@ Json storage_open(const Fields& params) {
 // The schema of each storage's last successful ensure_schema, by handle:
 // push.run and command.run without a "schema" run under it (capability
 // ensuredSchema), as a server pushes under the schema it brought its
-// database to.
+// database to. Shared, so that a push takes it without a copy.
 class SchemasInForce {
  public:
   void set(std::int64_t handle, storage::CompiledSchema schema) {
+    auto shared = std::make_shared<const storage::CompiledSchema>(std::move(schema));
     std::lock_guard lock(mutex_);
-    schemas_.insert_or_assign(handle, std::move(schema));
+    schemas_.insert_or_assign(handle, std::move(shared));
   }
   // Before any success, a schema with no table.
-  storage::CompiledSchema get(std::int64_t handle) const {
+  std::shared_ptr<const storage::CompiledSchema> get(std::int64_t handle) const {
+    static const auto kNoTable = std::make_shared<const storage::CompiledSchema>();
     std::lock_guard lock(mutex_);
     const auto found = schemas_.find(handle);
-    return found == schemas_.end() ? storage::CompiledSchema{} : found->second;
+    return found == schemas_.end() ? kNoTable : found->second;
   }
   void remove(std::int64_t handle) {
     std::lock_guard lock(mutex_);
@@ -72,7 +74,7 @@ class SchemasInForce {
 
  private:
   mutable std::mutex mutex_;
-  std::map<std::int64_t, storage::CompiledSchema> schemas_;
+  std::map<std::int64_t, std::shared_ptr<const storage::CompiledSchema>> schemas_;
 };
 
 SchemasInForce& schemas_in_force() {
@@ -189,8 +191,10 @@ storage::CompiledSchema compiled_schema_of(const Fields& params) {
   return storage::compile_schema(storage::parse_schema_value(params.at("schema")));
 }
 
-storage::CompiledSchema push_schema_of(const Fields& params) {
-  if (params.has("schema")) return compiled_schema_of(params);
+std::shared_ptr<const storage::CompiledSchema> push_schema_of(const Fields& params) {
+  if (params.has("schema")) {
+    return std::make_shared<const storage::CompiledSchema>(compiled_schema_of(params));
+  }
   return schemas_in_force().get(params.integer("storage"));
 }
 

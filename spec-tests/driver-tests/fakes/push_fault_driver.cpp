@@ -63,12 +63,12 @@ Json commits_before_validating(const Fields& params) {
   const auto validators = std::move(options.row_validators);
   options.row_validators.clear();
   const Json answer = run_push_request(params, options);
-  const storage::CompiledSchema schema = push_schema_of(params);
+  const auto schema = push_schema_of(params);
   const push::PushActor actor =
       wire::push_actor_from_json(params.at("actor"), params.path_of("actor"));
   for (const auto& op : wire::push_commit_from_json(params.at("commit"), "commit").operations) {
     const auto validator = validators.find(op.table);
-    const storage::CompiledTable* table = schema.find(op.table);
+    const storage::CompiledTable* table = schema->find(op.table);
     if (validator == validators.end() || table == nullptr || !op.payload) continue;
     push::RowValidation late{op.op, op.table, op.row_id,
                              storage::decode_row(table->layout(), *op.payload), std::nullopt,

@@ -39,12 +39,13 @@ class DriverServerStorage final : public storage::ServerStorage {
 
   storage::SchemaReport ensure_schema(const storage::CompiledSchema& schema) override {
     storage::SchemaReport report = startup("ensure_schema", schema);
+    auto in_force = std::make_shared<const storage::CompiledSchema>(schema);
     std::lock_guard lock(in_force_mutex_);
-    in_force_ = schema;
+    in_force_ = std::move(in_force);
     return report;
   }
 
-  std::optional<storage::CompiledSchema> schema_in_force() const {
+  std::shared_ptr<const storage::CompiledSchema> schema_in_force() const {
     std::lock_guard lock(in_force_mutex_);
     return in_force_;
   }
@@ -237,9 +238,10 @@ class DriverServerStorage final : public storage::ServerStorage {
   const bool schema_reports_;  // the driver's hello "schemaReport"
   // Shared with the transactions it began (driver_push_transaction.hpp).
   const std::shared_ptr<DriverHandle> handle_;
-  // The schema of the last ensure_schema the driver answered with success.
+  // The schema of the last ensure_schema the driver answered with success,
+  // shared so that every push checks against it without a copy.
   mutable std::mutex in_force_mutex_;
-  std::optional<storage::CompiledSchema> in_force_;
+  std::shared_ptr<const storage::CompiledSchema> in_force_;
 };
 
 }  // namespace
@@ -249,10 +251,10 @@ DriverHandle* driver_storage_handle(storage::ServerStorage& storage) {
   return ours != nullptr ? &ours->handle() : nullptr;
 }
 
-std::optional<storage::CompiledSchema> driver_storage_schema_in_force(
+std::shared_ptr<const storage::CompiledSchema> driver_storage_schema_in_force(
     storage::ServerStorage& storage) {
   auto* ours = dynamic_cast<DriverServerStorage*>(&storage);
-  return ours != nullptr ? ours->schema_in_force() : std::nullopt;
+  return ours != nullptr ? ours->schema_in_force() : nullptr;
 }
 
 std::unique_ptr<storage::ServerStorage> open_driver_server_storage(

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "harness/candidate/backend.hpp"
@@ -29,9 +28,9 @@ DriverHandle* driver_storage_handle(storage::ServerStorage& storage);
 
 // The schema of the last ensure_schema that succeeded on `storage` when
 // open_driver_server_storage opened it: the schema a driver that declares
-// ensuredSchema runs its pushes under. Nothing before the first success, or
+// ensuredSchema runs its pushes under. Null before the first success, or
 // for a storage of another candidate.
-std::optional<storage::CompiledSchema> driver_storage_schema_in_force(
+std::shared_ptr<const storage::CompiledSchema> driver_storage_schema_in_force(
     storage::ServerStorage& storage);
 
 }  // namespace ssp::harness

@@ -13,7 +13,7 @@ void add_push_schema(wire::Json& params, const std::string& method,
     params["schema"] = wire::compiled_schema_to_json(schema);
     return;
   }
-  const std::optional<storage::CompiledSchema> in_force = driver_storage_schema_in_force(storage);
+  const auto in_force = driver_storage_schema_in_force(storage);
   if (!in_force) {
     throw HarnessError(method + ": no storage.ensure_schema has succeeded on this storage, and "
                                 "the driver runs pushes under the schema it ensured "
